@@ -1,0 +1,23 @@
+"""rfda_teach: a runnable textbook on recursive forward dynamics of multibody systems.
+
+Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
+:mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, :mod:`~rfda_teach.system`,
+:mod:`~rfda_teach.dae` (eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
+:mod:`~rfda_teach.rfda` (eq. 8-12), :mod:`~rfda_teach.models`,
+:mod:`~rfda_teach.symbolic`.
+
+Examples
+--------
+>>> import numpy as np, rfda_teach as rt
+>>> sys = rt.models.figure1_tree()
+>>> st = rt.models.random_state(sys, seed=0)
+>>> a = rt.rfda.forward_dynamics(sys, st, form="featherstone")
+>>> bool(np.allclose(a.ydd, rt.dae.forward_dynamics(sys, st).ydd))
+True
+"""
+
+from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic  # noqa: F401
+from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoordinateSelectionError, ModelError  # noqa: F401
+from .system import System, State  # noqa: F401
+
+__version__ = "0.1.0"

@@ -1,0 +1,181 @@
+"""Rigid bodies in absolute coordinates: M_i and f_i of eq. (6).
+
+Three kinds of body, all with the reference point at the mass centre:
+
+``"point2"``
+    a planar body that only translates, y_i = (x, y), as in Featherstone's
+    two-slider example (Fig. 2): M_i = m I_2.
+``"planar"``
+    y_i = (x, y, phi), the usual planar body of §3.2: M_i = diag(m, m, J).
+``"spatial"``
+    position and Euler parameters, y_i = (r (3), e (4)), with the
+    pseudo-velocities ydot_i = (v, omega) that footnote 3 of the paper allows,
+    omega in inertial-frame components: M_i = diag(m I_3, R J' R^T) and
+    f_i = (m g, -omega x (R J' R^T) omega) (the gyroscopic term).
+
+Examples
+--------
+>>> import numpy as np
+>>> b = Body("planar", mass=2.0, inertia=0.5)
+>>> mass_matrix(b, np.zeros(3))
+array([[2. , 0. , 0. ],
+       [0. , 2. , 0. ],
+       [0. , 0. , 0.5]])
+>>> force(b, np.zeros(3), np.zeros(3), gravity=np.array([0.0, -9.81]))
+array([  0.  , -19.62,   0.  ])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ModelError
+
+__all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
+           "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew",
+           "EULER_TOL"]
+
+#: position and velocity sizes and the dimension of the space each kind lives in
+KINDS = {"point2": (2, 2, 2), "planar": (3, 3, 2), "spatial": (7, 6, 3)}
+
+#: largest | |e| - 1 | accepted for Euler parameters before a ModelError
+EULER_TOL = 1e-6
+
+
+def npos(kind: str) -> int:
+    """Number of position coordinates y_i of a body kind."""
+    return KINDS[kind][0]
+
+
+def nvel(kind: str) -> int:
+    """p_i: number of velocity components ydot_i of a body kind (§5.1)."""
+    return KINDS[kind][1]
+
+
+def ndim(kind: str) -> int:
+    """Dimension of the space (2 for planar kinds, 3 for spatial)."""
+    return KINDS[kind][2]
+
+
+@dataclass(frozen=True, eq=False)
+class Body:
+    """A rigid body: kind, mass and central inertia.
+
+    ``inertia`` is ignored for ``"point2"``, a scalar J for ``"planar"`` and a
+    3x3 symmetric positive definite matrix J' in body axes for ``"spatial"``.
+    """
+
+    kind: str
+    mass: float
+    inertia: object = 0.0
+    name: str = ""
+    _J: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        where = f"body {self.name!r}" if self.name else "body"
+        if self.kind not in KINDS:
+            raise ModelError(f"{where}: unknown kind {self.kind!r}; use one of {sorted(KINDS)}")
+        m = _finite_scalar(self.mass, f"{where}: mass")
+        if m <= 0:
+            raise ModelError(f"{where}: mass {m} is not positive; give every body a mass > 0")
+        object.__setattr__(self, "mass", m)
+        if self.kind == "point2":
+            J = np.zeros((0, 0))
+        elif self.kind == "planar":
+            Js = _finite_scalar(self.inertia, f"{where}: inertia")
+            if Js <= 0:
+                raise ModelError(f"{where}: moment of inertia J = {Js} is not positive; give J > 0")
+            J = np.array([[Js]])
+        else:
+            J = np.asarray(self.inertia, dtype=float)
+            if J.shape != (3, 3):
+                raise ModelError(f"{where}: a spatial inertia must be a 3x3 matrix, got shape {J.shape}")
+            if not np.all(np.isfinite(J)):
+                raise ModelError(f"{where}: inertia contains NaN or inf")
+            if not np.allclose(J, J.T, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(J).max())):
+                raise ModelError(f"{where}: inertia matrix is not symmetric; give J' = J'^T")
+            if np.linalg.eigvalsh(J).min() <= 0:
+                raise ModelError(f"{where}: inertia matrix is not positive definite "
+                                 f"(eigenvalues {np.round(np.linalg.eigvalsh(J), 6)}); fix the inertia")
+        object.__setattr__(self, "_J", J)
+
+    @property
+    def J(self) -> np.ndarray:
+        """Central inertia as an array (1x1 planar, 3x3 spatial, 0x0 point)."""
+        return self._J
+
+
+def _finite_scalar(x, what: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{what} must be a number, got {x!r}") from exc
+    if not np.isfinite(v):
+        raise ModelError(f"{what} is {v}; give a finite number")
+    return v
+
+
+def skew(a: np.ndarray) -> np.ndarray:
+    """[a]x, the 3x3 matrix with [a]x b = a x b."""
+    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+
+
+def planar_rotation(phi: float) -> np.ndarray:
+    """A(phi) of §3.2.1: rotation by phi from body axes to global axes."""
+    c, s = np.cos(phi), np.sin(phi)
+    return np.array([[c, -s], [s, c]])
+
+
+def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
+    """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), scalar first (Haug 1989)."""
+    e0, e1, e2, e3 = e
+    return np.array([
+        [e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
+        [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
+        [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
+
+
+def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
+    """Unit Euler parameters (e0 >= 0) of a rotation matrix."""
+    from scipy.spatial.transform import Rotation
+    x, y, z, w = Rotation.from_matrix(R).as_quat()
+    e = np.array([w, x, y, z])
+    return e if e[0] >= 0 else -e
+
+
+def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
+    """Orientation matrix of a body from its position coordinates y_i."""
+    if kind == "point2":
+        return np.eye(2)
+    if kind == "planar":
+        return planar_rotation(y_i[2])
+    return euler_params_to_matrix(y_i[3:7])
+
+
+def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
+    """M_i of eq. (6) in the body's absolute velocity coordinates."""
+    m = body.mass
+    if body.kind == "point2":
+        return m * np.eye(2)
+    if body.kind == "planar":
+        return np.diag([m, m, body.J[0, 0]])
+    R = rotation("spatial", y_i)
+    M = np.zeros((6, 6))
+    M[:3, :3] = m * np.eye(3)
+    M[3:, 3:] = R @ body.J @ R.T
+    return M
+
+
+def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -> np.ndarray:
+    """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega)."""
+    m = body.mass
+    if body.kind == "point2":
+        return m * gravity
+    if body.kind == "planar":
+        return np.array([m * gravity[0], m * gravity[1], 0.0])
+    R = rotation("spatial", y_i)
+    w = yd_i[3:6]
+    Jw = R @ body.J @ (R.T @ w)
+    return np.concatenate([m * gravity, -np.cross(w, Jw)])

@@ -1,0 +1,337 @@
+"""Joints: Q_k, G_k, nu_k, gamma_k of eq. (1)-(3) and the driving rows of eq. (58)-(59).
+
+This module plays the part of ``jcalc`` in Featherstone's spatial_v2: the
+joint type is decided here, in one table (:data:`JOINT_TYPES`), and no
+algorithm anywhere else branches on it.
+
+Every joint k connects its parent j (or the ground) to body k at a *joint
+point*: ``parent_point`` s'_j^P in parent axes and ``child_point`` s'_k^P in
+child axes.  A *joint frame* with axes ``parent_frame`` (in parent axes)
+rides on the parent.  The relative twist of k with respect to j, taken at the
+child's joint point p = r_k + R_k s'_k^P and written in world axes, is
+
+    w = [v_rel; omega_rel] = W_k ydot_k + W_j ydot_j,
+    v_rel = v_k + omega_k x a_k - v_j - omega_j x (p - r_j),   a_k = R_k s'_k^P,
+    omega_rel = omega_k - omega_j.
+
+A joint type is two sets of rows acting on the twist in joint-frame axes:
+the constrained rows Phi (eq. 1: Phi w = 0) and the free rows Psi, whose
+values are the joint speeds qdot_k (the driving constraint of eq. 59,
+Q_kd ydot_j + G_kd ydot_k = qdot_k with nu_kd = 0).  A block that is constrained
+completely (all of v_rel, as in a revolute or spherical joint, or all of
+omega_rel, as in a prismatic joint) is written in world axes, as in Haug (1989)
+and in eq. (18); this reproduces the paper's Q_k and G_k of §3.1.1 and §3.2.1
+entry by entry.
+
+Examples
+--------
+>>> import numpy as np
+>>> jt = Joint("revolute2d", parent_point=[0.5, 0.0], child_point=[-0.5, 0.0])
+>>> t = evaluate(jt, "planar", np.zeros(3), np.zeros(3), np.array([1.0, 0, 0]), np.zeros(3))
+>>> t.G
+array([[ 1. ,  0. ,  0. ],
+       [ 0. ,  1. , -0.5]])
+>>> t.Q
+array([[-1. ,  0. ,  0. ],
+       [ 0. , -1. , -0.5]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .bodies import KINDS, euler_params_to_matrix, ndim, nvel, planar_rotation, rotation, skew
+from .errors import ConstraintRankError, ModelError
+
+__all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
+           "random_joint_position"]
+
+_ALL = "all"
+
+#: type -> (body kind, constrained linear axes, constrained angular axes,
+#:          free linear axes, free angular axes, number of position variables q)
+JOINT_TYPES = {
+    "rail":        ("point2",  [1], [], [0], [], 1),
+    "revolute2d":  ("planar",  _ALL, [], [], [0], 1),
+    "prismatic2d": ("planar",  [1], _ALL, [0], [], 1),
+    "free2d":      ("planar",  [], [], [0, 1], [0], 3),
+    "revolute":    ("spatial", _ALL, [0, 1], [], [2], 1),
+    "prismatic":   ("spatial", [0, 1], _ALL, [2], [], 1),
+    "spherical":   ("spatial", _ALL, [], [], [0, 1, 2], 4),
+    "free":        ("spatial", [], [], [0, 1, 2], [0, 1, 2], 7),
+}
+
+
+def _twist_sizes(kind: str) -> tuple[int, int]:
+    """(linear, angular) sizes of the relative twist of a body kind."""
+    return {"point2": (2, 0), "planar": (2, 1), "spatial": (3, 3)}[kind]
+
+
+@dataclass(frozen=True, eq=False)
+class Joint:
+    """A joint between a body and its parent (or the ground).
+
+    ``type`` is a key of :data:`JOINT_TYPES` or ``"custom"``; a custom joint
+    gives its constrained rows ``Phi`` and free rows ``Psi`` (joint-frame
+    twist components, linear first) itself, for the kind ``kind``.
+    """
+
+    type: str
+    parent_point: object = None
+    child_point: object = None
+    parent_frame: object = None
+    child_frame: object = None
+    name: str = ""
+    Phi: object = None
+    Psi: object = None
+    kind: str = ""
+    _rows: tuple = field(init=False, repr=False)
+
+    def __post_init__(self):
+        where = f"joint {self.name!r}" if self.name else f"joint of type {self.type!r}"
+        if self.type == "custom":
+            kind = self.kind
+            if kind not in KINDS:
+                raise ModelError(f"{where}: a custom joint needs kind= one of {sorted(KINDS)}")
+        elif self.type in JOINT_TYPES:
+            kind = JOINT_TYPES[self.type][0]
+        else:
+            raise ModelError(f"{where}: unknown joint type {self.type!r}; use one of "
+                             f"{sorted(JOINT_TYPES) + ['custom']}")
+        object.__setattr__(self, "kind", kind)
+        d = ndim(kind)
+        for name, default in (("parent_point", np.zeros(d)), ("child_point", np.zeros(d))):
+            v = getattr(self, name)
+            v = default if v is None else np.asarray(v, dtype=float)
+            if v.shape != (d,) or not np.all(np.isfinite(v)):
+                raise ModelError(f"{where}: {name} must be {d} finite numbers, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, v)
+        for name in ("parent_frame", "child_frame"):
+            v = getattr(self, name)
+            v = np.eye(d) if v is None else np.asarray(v, dtype=float)
+            if d == 2 and v.shape == ():
+                v = planar_rotation(float(v))
+            if v.shape != (d, d) or not np.all(np.isfinite(v)) or not np.allclose(v.T @ v, np.eye(d), atol=1e-9):
+                raise ModelError(f"{where}: {name} must be an orthogonal {d}x{d} matrix (or an angle in 2-D)")
+            if kind != "point2" and np.linalg.det(v) < 0:
+                raise ModelError(f"{where}: {name} is a reflection; a rotating body needs a proper rotation")
+            object.__setattr__(self, name, v)
+        object.__setattr__(self, "_rows", _rows(self, kind, where))
+
+    @property
+    def n_constraints(self) -> int:
+        """p_kc: rows of G_k."""
+        return self._rows[0].shape[0]
+
+    @property
+    def n_dof(self) -> int:
+        """p_kf = p_k - p_kc: joint speeds qdot_k."""
+        return self._rows[2].shape[0]
+
+    @property
+    def n_q(self) -> int:
+        """Number of joint position variables q_k (Euler parameters count 4)."""
+        if self.type == "custom":
+            raise ModelError(f"joint {self.name!r}: a custom joint has no position kinematics")
+        return JOINT_TYPES[self.type][5]
+
+
+def _rows(joint: Joint, kind: str, where: str):
+    """Phi, world-flags of Phi rows, Psi for a joint (the jcalc table lookup)."""
+    nl, na = _twist_sizes(kind)
+    dtw = nl + na
+    if joint.type == "custom":
+        Phi = np.atleast_2d(np.asarray(joint.Phi if joint.Phi is not None else np.zeros((0, dtw)), float))
+        Psi = np.atleast_2d(np.asarray(joint.Psi if joint.Psi is not None else np.zeros((0, dtw)), float))
+        Phi = Phi.reshape(-1, dtw) if Phi.size else np.zeros((0, dtw))
+        Psi = Psi.reshape(-1, dtw) if Psi.size else np.zeros((0, dtw))
+        world = np.zeros(Phi.shape[0], bool)
+    else:
+        _, lc, ac, lf, af, _ = JOINT_TYPES[joint.type]
+        rows, world = [], []
+        for axes, off, n in ((lc, 0, nl), (ac, nl, na)):
+            full = axes == _ALL
+            for a in (range(n) if full else axes):
+                r = np.zeros(dtw)
+                r[off + a] = 1.0
+                rows.append(r)
+                world.append(full)
+        Phi = np.array(rows).reshape(-1, dtw)
+        world = np.array(world, bool)
+        Psi = np.array([np.eye(dtw)[a] for a in lf] + [np.eye(dtw)[nl + a] for a in af]).reshape(-1, dtw)
+    if Phi.shape[0]:
+        rank = np.linalg.matrix_rank(Phi)
+        if rank < Phi.shape[0]:
+            raise ConstraintRankError(
+                f"{where}: G_k is not of full row rank: {Phi.shape[0]} constraint rows but rank {rank}; "
+                "remove the dependent rows (the paper assumes G_k of full row rank, §2)")
+    both = np.vstack([Phi, Psi])
+    if both.shape != (dtw, dtw) or np.linalg.matrix_rank(both) < dtw:
+        raise ConstraintRankError(
+            f"{where}: constraint rows and free rows together must form an invertible {dtw}x{dtw} matrix "
+            f"[G_k; G_kd] (eq. 60), got shape {both.shape} with rank {np.linalg.matrix_rank(both)}; "
+            "give one free row for every unconstrained direction")
+    return Phi, world, Psi
+
+
+def nq(joint: Joint) -> int:
+    """Number of position variables of a joint."""
+    return joint.n_q
+
+
+def ndof(joint: Joint) -> int:
+    """Number of joint speeds of a joint."""
+    return joint.n_dof
+
+
+class JointTerms(NamedTuple):
+    """The joint's rows of eq. (1)-(3) and of the driving constraint eq. (59).
+
+    ``Q`` is None when the parent is the ground (eq. 2).  ``qd`` is the current
+    value of the joint speeds, Q_d ydot_j + G_d ydot_k.
+    """
+
+    Q: np.ndarray | None
+    G: np.ndarray
+    nu: np.ndarray
+    gamma: np.ndarray
+    Q_d: np.ndarray | None
+    G_d: np.ndarray
+    nu_d: np.ndarray
+    gamma_d: np.ndarray
+    qd: np.ndarray
+
+
+def _cross2(w: float, a: np.ndarray) -> np.ndarray:
+    """omega x a in the plane: omega [-a_y, a_x]."""
+    return w * np.array([-a[1], a[0]])
+
+
+def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
+    """Q_k, G_k, nu_k, gamma_k (eq. 1, 3) and Q_kd, G_kd, nu_kd, gamma_kd (eq. 59) at a state.
+
+    ``y_j``/``yd_j`` are None when the parent is the ground.  gamma collects the
+    velocity-product terms: Q_k yddot_j + G_k yddot_k = gamma_k (eq. 3).
+    """
+    nl, na = _twist_sizes(kind)
+    pk = nvel(kind)
+    ground = y_j is None
+    R_k = rotation(kind, y_k)
+    r_k = y_k[:nl]
+    v_k = yd_k[:nl]
+    a_k = R_k @ joint.child_point
+    p = r_k + a_k
+    if ground:
+        R_j, r_j, v_j = np.eye(nl), np.zeros(nl), np.zeros(nl)
+        w_j = 0.0 if kind == "planar" else np.zeros(3)
+    else:
+        R_j, r_j, v_j = rotation(kind, y_j), y_j[:nl], yd_j[:nl]
+        w_j = yd_j[2] if kind == "planar" else (yd_j[3:6] if kind == "spatial" else None)
+    R_J = R_j @ joint.parent_frame
+    dtw = nl + na
+    Wk = np.zeros((dtw, pk))
+    Wj = np.zeros((dtw, pk))
+    Wk[:nl, :nl] = np.eye(nl)
+    Wj[:nl, :nl] = -np.eye(nl)
+    if kind == "point2":
+        w = v_k - v_j
+        kappa = np.zeros(2)
+        rho = np.zeros(2)
+    elif kind == "planar":
+        w_k = yd_k[2]
+        Wk[:2, 2] = _cross2(1.0, a_k)
+        Wk[2, 2] = 1.0
+        Wj[:2, 2] = -_cross2(1.0, p - r_j)
+        Wj[2, 2] = -1.0
+        pdot = v_k + _cross2(w_k, a_k)
+        w = np.concatenate([pdot - v_j - _cross2(w_j, p - r_j), [w_k - w_j]])
+        kappa = np.concatenate([-w_k ** 2 * a_k - _cross2(w_j, pdot - v_j), [0.0]])
+        rho = np.concatenate([-_cross2(w_j, w[:2]), [0.0]])
+    else:
+        w_k = yd_k[3:6]
+        Wk[:3, 3:] = -skew(a_k)
+        Wk[3:, 3:] = np.eye(3)
+        Wj[:3, 3:] = skew(p - r_j)
+        Wj[3:, 3:] = -np.eye(3)
+        pdot = v_k + np.cross(w_k, a_k)
+        w = np.concatenate([pdot - v_j - np.cross(w_j, p - r_j), w_k - w_j])
+        kappa = np.concatenate([np.cross(w_k, np.cross(w_k, a_k)) - np.cross(w_j, pdot - v_j), np.zeros(3)])
+        rho = np.concatenate([-np.cross(w_j, w[:3]), -np.cross(w_j, w[3:])])
+    T_J = np.eye(dtw)
+    T_J[:nl, :nl] = R_J.T
+    if kind == "spatial":
+        T_J[3:, 3:] = R_J.T
+    Phi, world, Psi = joint._rows
+    C = Phi @ T_J
+    C[world] = Phi[world]
+    gamma = -(C @ kappa) - np.where(world, 0.0, Phi @ (T_J @ rho))
+    D = Psi @ T_J
+    gamma_d = -(D @ (kappa + rho))
+    G, G_d = C @ Wk, D @ Wk
+    Q = None if ground else C @ Wj
+    Q_d = None if ground else D @ Wj
+    m = C.shape[0]
+    return JointTerms(Q, G, np.zeros(m), gamma, Q_d, G_d, np.zeros(D.shape[0]), gamma_d, D @ w)
+
+
+# ----------------------------------------------------------------------------- position kinematics
+
+def _relative_motion(joint: Joint, q: np.ndarray):
+    """(R_q, t_q): rotation and translation of the child joint frame in the parent joint frame."""
+    t = joint.type
+    if t == "rail":
+        return np.eye(2), np.array([q[0], 0.0])
+    if t == "revolute2d":
+        return planar_rotation(q[0]), np.zeros(2)
+    if t == "prismatic2d":
+        return np.eye(2), np.array([q[0], 0.0])
+    if t == "free2d":
+        return planar_rotation(q[2]), np.array(q[:2], float)
+    if t == "revolute":
+        c, s = np.cos(q[0]), np.sin(q[0])
+        return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]), np.zeros(3)
+    if t == "prismatic":
+        return np.eye(3), np.array([0, 0, q[0]], float)
+    if t == "spherical":
+        return euler_params_to_matrix(q[:4] / np.linalg.norm(q[:4])), np.zeros(3)
+    if t == "free":
+        return euler_params_to_matrix(q[3:7] / np.linalg.norm(q[3:7])), np.array(q[:3], float)
+    raise ModelError(f"joint {joint.name!r}: type {t!r} has no position kinematics")
+
+
+def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
+    """Position coordinates y_k of the child for joint variables q (y_j None for the ground)."""
+    q = np.asarray(q, float)
+    if q.shape != (joint.n_q,):
+        raise ModelError(f"joint {joint.name!r} ({joint.type}) needs {joint.n_q} position variables, got {q.shape}")
+    nl = _twist_sizes(kind)[0]
+    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j)
+    r_j = np.zeros(nl) if y_j is None else y_j[:nl]
+    Rq, tq = _relative_motion(joint, q)
+    R_J = R_j @ joint.parent_frame
+    p = r_j + R_j @ joint.parent_point + R_J @ tq
+    if kind == "point2":
+        return p - joint.child_point
+    R_k = R_J @ Rq @ joint.child_frame.T
+    r_k = p - R_k @ joint.child_point
+    if kind == "planar":
+        return np.array([r_k[0], r_k[1], np.arctan2(R_k[1, 0], R_k[0, 0])])
+    from .bodies import matrix_to_euler_params
+    return np.concatenate([r_k, matrix_to_euler_params(R_k)])
+
+
+def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """A random admissible q_k (unit quaternions where the joint has them)."""
+    t = joint.type
+    if t in ("spherical", "free"):
+        e = rng.normal(size=4)
+        e /= np.linalg.norm(e)
+        return e if t == "spherical" else np.concatenate([scale * rng.uniform(-0.5, 0.5, 3), e])
+    if t == "free2d":
+        return np.array([*(scale * rng.uniform(-0.5, 0.5, 2)), rng.uniform(-np.pi, np.pi)])
+    if t in ("revolute", "revolute2d"):
+        return np.array([rng.uniform(-np.pi, np.pi)])
+    return np.array([scale * rng.uniform(-0.5, 0.5)])

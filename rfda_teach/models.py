@@ -1,0 +1,226 @@
+"""Ready-made tree systems used by the book and the tests.
+
+* :func:`featherstone_sliders` - Fig. 2: two sliding blocks (eq. 13-17).
+* :func:`planar_revolute_pair` - Fig. 3: a free planar body j and a body k
+  pinned to it (eq. 18-25, 47-48).
+* :func:`figure1_tree` - Fig. 1: a 13-node tree whose node 2 has descendants
+  4, 5, 7, 10, 11, 12 (footnote 6).
+* :func:`random_tree` and :func:`chain` - random and serial trees.
+* :func:`random_state` and :func:`state_from_joints` - states consistent with
+  every joint (positions by joint kinematics, velocities by eq. 61).
+
+Examples
+--------
+>>> from rfda_teach import models
+>>> sys = models.figure1_tree()
+>>> sys.parents
+(-1, 0, 0, 0, 2, 2, 1, 4, 3, 3, 5, 5, 7)
+>>> sys.topology.descendants(2)
+(4, 5, 7, 10, 11, 12)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bodies import Body, nvel
+from .coordinates import appendix_a
+from .errors import ModelError
+from .joints import Joint, evaluate, joint_pose, random_joint_position
+from .system import State, System
+
+__all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGURE1_PARENTS", "random_tree",
+           "chain", "random_state", "state_from_joints"]
+
+G0 = 9.81
+
+#: Parent array chosen for Fig. 1 (the figure itself is not in the text):
+#: 0 is the root; 1, 2, 3 hang from 0; 6 from 1; 4, 5 from 2; 8, 9 from 3;
+#: 7 from 4; 10, 11 from 5; 12 from 7.  Descendants of 2: 4, 5, 7, 10, 11, 12.
+FIGURE1_PARENTS = (-1, 0, 0, 0, 2, 2, 1, 4, 3, 3, 5, 5, 7)
+
+
+def featherstone_sliders(m1: float = 1.0, m2: float = 1.0, gravity=(0.0, -G0)) -> System:
+    """Featherstone's example, Fig. 2: body 1 slides on a horizontal rail fixed to the base,
+    body 2 on a vertical rail fixed to body 1.  y_i = (r_xi, r_yi).
+
+    The constraints are r_y1 = 0 (G_1 = [0 1]) and r_x2 - r_x1 = 0 (Q_2 = [-1 0],
+    G_2 = [1 0]), exactly as in eq. (13)-(14); the joint variables are r_x1 and r_y2 - r_y1.
+    """
+    bodies = (Body("point2", m1, name="slider 1"), Body("point2", m2, name="slider 2"))
+    joints = (Joint("rail", parent_frame=np.eye(2), name="horizontal rail"),            # axis x, normal y
+              Joint("rail", parent_frame=np.array([[0.0, 1.0], [1.0, 0.0]]), name="vertical rail"))
+    return System((-1, 0), bodies, joints, gravity, name="Featherstone's sliders (Fig. 2)")
+
+
+def planar_revolute_pair(m_j: float = 2.0, J_j: float = 0.4, m_k: float = 1.0, J_k: float = 0.1,
+                         s_j=(0.5, 0.1), s_k=(-0.4, 0.05), gravity=(0.0, -G0)) -> System:
+    """Fig. 3: body j free in the plane (node 0), body k pinned to it at P_j = P_k (node 1).
+
+    ``s_j`` = s'_j^{P_j} and ``s_k`` = s'_k^{P_k} locate the pin in each body's frame.
+    Body j's joint to the ground is a planar free joint, so eq. (19) has no multiplier.
+    """
+    bodies = (Body("planar", m_j, J_j, name="j"), Body("planar", m_k, J_k, name="k"))
+    joints = (Joint("free2d", name="j to ground"),
+              Joint("revolute2d", parent_point=s_j, child_point=s_k, name="revolute k"))
+    return System((-1, 0), bodies, joints, gravity, name="planar revolute pair (Fig. 3)")
+
+
+def figure1_tree(kind: str = "planar", gravity=None) -> System:
+    """The tree of Fig. 1 (parents :data:`FIGURE1_PARENTS`), made of uniform bars.
+
+    Every body is a bar of length 1 and mass 1 (J = 1/12) joined end to end by
+    revolute joints; the root is pinned to the ground at the origin.  With
+    ``kind="spatial"`` the bars are 3-D (J' = diag(1/12, 1/12, 1e-3)) and the
+    revolute axes alternate between the local z and y axes.
+    """
+    n = len(FIGURE1_PARENTS)
+    bodies, joints = [], []
+    for i in range(n):
+        first = FIGURE1_PARENTS[i] < 0
+        if kind == "planar":
+            bodies.append(Body("planar", 1.0, 1.0 / 12.0, name=f"bar {i}"))
+            joints.append(Joint("revolute2d", parent_point=(0.0, 0.0) if first else (0.5, 0.0),
+                                child_point=(-0.5, 0.0), child_frame=-0.3 * (i % 3 - 1), name=f"joint {i}"))
+        elif kind == "spatial":
+            bodies.append(Body("spatial", 1.0, np.diag([1e-3, 1 / 12, 1 / 12]), name=f"bar {i}"))
+            frame = np.eye(3) if i % 2 == 0 else np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])
+            joints.append(Joint("revolute", parent_point=(0, 0, 0) if first else (0.5, 0, 0),
+                                child_point=(-0.5, 0, 0), parent_frame=frame, child_frame=frame,
+                                name=f"joint {i}"))
+        else:
+            raise ModelError(f"figure1_tree: kind={kind!r}; use 'planar' or 'spatial'")
+    g = gravity if gravity is not None else ((0.0, -G0) if kind == "planar" else (0.0, 0.0, -G0))
+    return System(FIGURE1_PARENTS, bodies, joints, g, name=f"Fig. 1 tree ({kind})")
+
+
+def _random_rotation(rng, d: int) -> np.ndarray:
+    if d == 2:
+        a = rng.uniform(-np.pi, np.pi)
+        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    from scipy.spatial.transform import Rotation
+    return Rotation.random(random_state=rng).as_matrix()
+
+
+def _random_body(rng, kind: str, i: int) -> Body:
+    m = rng.uniform(0.5, 2.0)
+    if kind == "planar":
+        return Body("planar", m, m * rng.uniform(0.02, 0.2), name=f"body {i}")
+    sides = rng.uniform(0.1, 1.0, 3)
+    principal = m / 12.0 * np.array([sides[1] ** 2 + sides[2] ** 2, sides[0] ** 2 + sides[2] ** 2,
+                                     sides[0] ** 2 + sides[1] ** 2])
+    R = _random_rotation(rng, 3)
+    return Body("spatial", m, R @ np.diag(principal) @ R.T, name=f"body {i}")
+
+
+_JOINT_MIX = {
+    "planar": (("revolute2d", "prismatic2d"), (0.7, 0.3), ("revolute2d", "free2d", "prismatic2d")),
+    "spatial": (("revolute", "prismatic", "spherical", "free"), (0.45, 0.2, 0.25, 0.1),
+                ("free", "revolute", "spherical")),
+}
+
+
+def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_bias: float = 0.5) -> System:
+    """A random tree of n bodies with random masses, inertias, joint offsets, joint frames and joint types.
+
+    Planar trees mix revolute and prismatic joints, spatial trees revolute,
+    prismatic, spherical and free joints; the root's joint is drawn among
+    free, revolute and spherical (planar: revolute, free, prismatic).  Parents
+    are drawn so that every body is numbered higher than its parent; with
+    probability ``chain_bias`` a body hangs from the previous one.
+
+    Examples
+    --------
+    >>> sys = random_tree(5, kind="spatial", seed=1)
+    >>> sys.n, sys.kind
+    (5, 'spatial')
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ModelError(f"random_tree: n = {n!r}; give a positive integer number of bodies")
+    if kind not in _JOINT_MIX:
+        raise ModelError(f"random_tree: kind={kind!r}; use 'planar' or 'spatial'")
+    rng = np.random.default_rng(seed)
+    d = 2 if kind == "planar" else 3
+    types, probs, root_types = _JOINT_MIX[kind]
+    parents, bodies, joints = [-1], [], []
+    for i in range(1, n):
+        parents.append(i - 1 if rng.random() < chain_bias else int(rng.integers(0, i)))
+    for i in range(n):
+        bodies.append(_random_body(rng, kind, i))
+        jtype = rng.choice(root_types) if i == 0 else rng.choice(types, p=probs)
+        R = _random_rotation(rng, d)
+        joints.append(Joint(str(jtype), parent_point=rng.uniform(-0.5, 0.5, d),
+                            child_point=rng.uniform(-0.5, 0.5, d), parent_frame=R,
+                            child_frame=_random_rotation(rng, d), name=f"joint {i}"))
+    g = gravity if gravity is not None else ((0.0, -G0) if kind == "planar" else (0.0, 0.0, -G0))
+    return System(tuple(parents), tuple(bodies), tuple(joints), g, name=f"random {kind} tree n={n} seed={seed}")
+
+
+def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
+    """A serial chain of n uniform bars joined by revolute joints (used by the benchmarks)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ModelError(f"chain: n = {n!r}; give a positive integer number of bodies")
+    bodies, joints = [], []
+    for i in range(n):
+        if kind == "planar":
+            bodies.append(Body("planar", 1.0, 1 / 12, name=f"bar {i}"))
+            joints.append(Joint("revolute2d", parent_point=(0, 0) if i == 0 else (0.5, 0), child_point=(-0.5, 0)))
+        elif kind == "spatial":
+            bodies.append(Body("spatial", 1.0, np.diag([1e-2, 1 / 12, 1 / 12])))
+            frame = np.eye(3) if i % 2 == 0 else np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])
+            joints.append(Joint("revolute", parent_point=(0, 0, 0) if i == 0 else (0.5, 0, 0),
+                                child_point=(-0.5, 0, 0), parent_frame=frame, child_frame=frame))
+        else:
+            raise ModelError(f"chain: kind={kind!r}; use 'planar' or 'spatial'")
+    g = gravity if gravity is not None else ((0.0, -G0) if kind == "planar" else (0.0, 0.0, -G0))
+    return System(tuple(range(-1, n - 1)), tuple(bodies), tuple(joints), g, name=f"{kind} chain n={n}")
+
+
+def state_from_joints(system: System, q, qd) -> State:
+    """Absolute state from joint positions q_k and joint speeds qdot_k (lists, one entry per joint).
+
+    Positions follow the joint kinematics root to leaves; velocities follow eq. (61),
+    ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).
+    """
+    if len(q) != system.n or len(qd) != system.n:
+        raise ModelError(f"state_from_joints: need one q and one qdot per joint ({system.n}), "
+                         f"got {len(q)} and {len(qd)}")
+    y = np.zeros(system.n_pos)
+    yd = np.zeros(system.n_vel)
+    ps, vs = system.pos_slices, system.vel_slices
+    kind = system.kind
+    for k in system.topology.order:
+        j = system.parents[k]
+        joint = system.joints[k]
+        y[ps[k]] = joint_pose(joint, kind, None if j < 0 else y[ps[j]], q[k])
+    zero = np.zeros(nvel(kind))
+    for k in system.topology.order:
+        j = system.parents[k]
+        joint = system.joints[k]
+        qdk = np.asarray(qd[k], float)
+        if qdk.shape != (joint.n_dof,):
+            raise ModelError(f"state_from_joints: joint {k} ({joint.type}) needs {joint.n_dof} speeds, "
+                             f"got shape {qdk.shape}")
+        tk = evaluate(joint, kind, None if j < 0 else y[ps[j]], None if j < 0 else zero, y[ps[k]], zero)
+        E, D, B, H, _ = appendix_a(tk.G, tk.G_d, tk.Q, tk.Q_d)
+        yd[vs[k]] = H @ qdk + (0.0 if j < 0 else B @ yd[vs[j]])          # eq. (61)
+    return State(y, yd)
+
+
+def random_state(system: System, seed=None, *, speed: float = 1.0) -> State:
+    """A random state consistent with every joint: random joint positions and speeds
+    (standard deviation ``speed``) mapped to absolute coordinates by :func:`state_from_joints`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models, system as s
+    >>> sys = models.random_tree(4, kind="spatial", seed=2)
+    >>> st = models.random_state(sys, seed=3)
+    >>> st.y.shape, st.yd.shape
+    ((28,), (24,))
+    """
+    rng = np.random.default_rng(seed)
+    q = [random_joint_position(jt, rng) for jt in system.joints]
+    qd = [speed * rng.normal(size=jt.n_dof) for jt in system.joints]
+    return state_from_joints(system, q, qd)

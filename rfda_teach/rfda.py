@@ -1,0 +1,154 @@
+"""The O(n) recursive forward dynamics algorithm (RFDA), §2 of Deepak & Ghosal.
+
+Step 1 (leaves to root) forms at every node j the equations of RFDA, eq. (8),
+
+    M_hat_j yddot_j + G_j^T lam_j = f_hat_j,
+    G_j yddot_j = gamma_j - Q_j yddot_P(j),
+
+with M_hat_j, f_hat_j either in the Lubich form, eq. (9)-(10), or in the
+Featherstone / Bae-Haug form, eq. (11)-(12).  Step 2 (root to leaves) solves
+eq. (8) node by node for yddot_j and lam_j.  No matrix larger than one body's
+block (p_j x p_j) is ever formed, so the cost is O(n).
+
+Featherstone form: B_k, H_k, c_k come from Appendix A, eq. (60)-(61),
+[E_k D_k] = [G_k; G_kd]^{-1}, B_k = -(E_k Q_k + D_k Q_kd), H_k = D_k.  The
+velocity term of eq. (5) is obtained without differentiating B_k: the second
+time derivative of eq. (59) gives d_k = E_k gamma_k + D_k gamma_kd.  In eq. (12)
+the paper prints f_k; for a non-terminal child it must read f_hat_k (for the
+two-node system of §5.3 they coincide) and that is what is implemented.
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import models, dae, rfda
+>>> sys = models.random_tree(6, kind="spatial", seed=3)
+>>> st = models.random_state(sys, seed=4)
+>>> ref = dae.forward_dynamics(sys, st)
+>>> a = rfda.forward_dynamics(sys, st, form="lubich")
+>>> b = rfda.forward_dynamics(sys, st, form="featherstone")
+>>> bool(np.allclose(a.ydd, ref.ydd) and np.allclose(b.ydd, ref.ydd) and np.allclose(b.lam, ref.lam))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve, LinAlgError
+
+from .errors import ConstraintRankError, ModelError
+from .coordinates import appendix_a
+from .system import System, terms
+
+__all__ = ["RFDAResult", "forward_dynamics", "FORMS"]
+
+FORMS = ("lubich", "featherstone")
+
+
+@dataclass(frozen=True, eq=False)
+class RFDAResult:
+    """Accelerations ``ydd`` and multipliers ``lam`` (same layout as :mod:`rfda_teach.dae`),
+    joint accelerations ``qdd``, and per node the M_hat_j, f_hat_j of eq. (8)."""
+
+    ydd: np.ndarray
+    lam: np.ndarray
+    qdd: np.ndarray
+    M_hat: list
+    f_hat: list
+    form: str
+
+
+def _chol(A: np.ndarray, what: str):
+    try:
+        return cho_factor(A, lower=True, check_finite=False)
+    except (LinAlgError, np.linalg.LinAlgError, ValueError):
+        raise ConstraintRankError(
+            f"{what} is not positive definite (rank {np.linalg.matrix_rank(A)} of {A.shape[0]}); "
+            "the joint's G_k has dependent rows or a body has no mass in a free direction") from None
+
+
+def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich", *, tau=None,
+                     f_ext=None) -> RFDAResult:
+    """Two-stage O(n) forward dynamics, Lubich form eq. (9)-(10) or Featherstone form eq. (11)-(12).
+
+    Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.
+    """
+    if form not in FORMS:
+        raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
+    tr = terms(system, state, t, tau=tau, f_ext=f_ext)
+    if form == "lubich":
+        ydd, lam, Mh, fh = _lubich(system, tr)
+    else:
+        ydd, lam, Mh, fh = _featherstone(system, tr)
+    qdd = np.zeros(system.n_dof)
+    vs = system.vel_slices
+    for k, jt in enumerate(tr.joint):
+        j = system.parents[k]
+        acc = jt.G_d @ ydd[vs[k]] - jt.gamma_d                  # qddot from eq. (59), differentiated
+        if j >= 0:
+            acc = acc + jt.Q_d @ ydd[vs[j]]
+        qdd[system.dof_slices[k]] = acc
+    return RFDAResult(ydd, lam, qdd, Mh, fh, form)
+
+
+def _lubich(system: System, tr):
+    """Eq. (9)-(10) leaves-to-root, then eq. (8) root-to-leaves."""
+    par, order = system.parents, system.topology.order
+    Mh = [M.copy() for M in tr.M]
+    fh = [f.copy() for f in tr.f]
+    Mfac, Wfac = [None] * system.n, [None] * system.n
+    for k in reversed(order):
+        jt = tr.joint[k]
+        Mfac[k] = _chol(Mh[k], f"M_hat_{k}")
+        if jt.G.shape[0]:
+            X = cho_solve(Mfac[k], jt.G.T)                       # M_hat_k^{-1} G_k^T
+            Wfac[k] = _chol(jt.G @ X, f"G_{k} M_hat_{k}^-1 G_{k}^T (joint {k})")
+        j = par[k]
+        if j >= 0 and jt.G.shape[0]:
+            Mh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.Q)                                   # eq. (9)
+            fh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.gamma - jt.G @ cho_solve(Mfac[k], fh[k]))  # eq. (10)
+    ydd = np.zeros(system.n_vel)
+    lam = np.zeros(system.n_constraints)
+    vs, cs = system.vel_slices, system.con_slices
+    for j in order:
+        jt = tr.joint[j]
+        if jt.G.shape[0]:
+            rhs = jt.gamma if par[j] < 0 else jt.gamma - jt.Q @ ydd[vs[par[j]]]          # eq. (8), 2nd line
+            lam_j = cho_solve(Wfac[j], jt.G @ cho_solve(Mfac[j], fh[j]) - rhs)
+            lam[cs[j]] = lam_j
+            ydd[vs[j]] = cho_solve(Mfac[j], fh[j] - jt.G.T @ lam_j)                      # eq. (8), 1st line
+        else:
+            ydd[vs[j]] = cho_solve(Mfac[j], fh[j])
+    return ydd, lam, Mh, fh
+
+
+def _featherstone(system: System, tr):
+    """Eq. (11)-(12) leaves-to-root with B_k, H_k, d_k of eq. (61), then eq. (5) root-to-leaves."""
+    par, order = system.parents, system.topology.order
+    Mh = [M.copy() for M in tr.M]
+    fh = [f.copy() for f in tr.f]
+    AB = [None] * system.n
+    for k in reversed(order):
+        jt = tr.joint[k]
+        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
+        U = Mh[k] @ H                                            # M_hat_k H_k
+        Dfac = _chol(H.T @ U, f"H_{k}^T M_hat_{k} H_{k}")
+        AB[k] = (E, B, H, d, U, Dfac)
+        j = par[k]
+        if j >= 0:
+            P = Mh[k] - U @ cho_solve(Dfac, U.T)                 # (I - M H (H^T M H)^-1 H^T) M
+            r = fh[k] - Mh[k] @ d
+            p = r - U @ cho_solve(Dfac, H.T @ r)
+            Mh[j] += B.T @ P @ B                                 # eq. (11)
+            fh[j] += B.T @ p                                     # eq. (12), with f_hat_k
+    ydd = np.zeros(system.n_vel)
+    lam = np.zeros(system.n_constraints)
+    vs, cs = system.vel_slices, system.con_slices
+    for k in order:
+        E, B, H, d, U, Dfac = AB[k]
+        a = d if par[k] < 0 else B @ ydd[vs[par[k]]] + d
+        qdd = cho_solve(Dfac, H.T @ (fh[k] - Mh[k] @ a))
+        ydd[vs[k]] = a + H @ qdd                                 # eq. (5)
+        lam[cs[k]] = E.T @ (fh[k] - Mh[k] @ ydd[vs[k]])          # eq. (8) times E_k^T (G_k E_k = I)
+    return ydd, lam, Mh, fh

@@ -1,0 +1,137 @@
+"""Sympy twins of the paper's formulas, for derivations shown in the book and for tests.
+
+Nothing here calls the numeric code: constraint Jacobians are obtained by
+differentiating the position constraints with sympy (eq. 18 for the planar
+revolute pair), so comparing these with :mod:`rfda_teach.joints`,
+:mod:`rfda_teach.rfda` and :mod:`rfda_teach.coordinates` is an independent check.
+
+Examples
+--------
+>>> import sympy as sp
+>>> fs = featherstone_sliders()
+>>> M_hat, f_hat = lubich(fs.M[0], fs.f[0], [(fs.M[1], fs.f[1], fs.G[1], fs.Q[1], fs.gamma[1])])
+>>> M_hat                                   # eq. (15)
+Matrix([
+[m_1 + m_2,   0],
+[        0, m_1]])
+>>> f_hat.T
+Matrix([[f_x1 + f_x2, f_y1]])
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import sympy as sp
+
+__all__ = ["lubich", "featherstone", "method_2", "appendix_a", "featherstone_sliders", "planar_revolute_pair",
+           "planar_rotation", "M_hat_11_printed", "A_tilde_printed", "E_D_eq36"]
+
+
+def lubich(M_j, f_j, children):
+    """Eq. (9)-(10): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, G_k, Q_k, gamma_k)."""
+    M_hat, f_hat = sp.Matrix(M_j), sp.Matrix(f_j)
+    for M_k, f_k, G_k, Q_k, gamma_k in children:
+        Minv = M_k.inv()
+        W = (G_k * Minv * G_k.T).inv()
+        M_hat += Q_k.T * W * Q_k                                      # eq. (9)
+        f_hat += Q_k.T * W * (gamma_k - G_k * Minv * f_k)             # eq. (10)
+    return M_hat, f_hat
+
+
+def featherstone(M_j, f_j, children):
+    """Eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k)."""
+    M_hat, f_hat = sp.Matrix(M_j), sp.Matrix(f_j)
+    for M_k, f_k, B_k, H_k, d_k in children:
+        n = M_k.shape[0]
+        Pk = sp.eye(n) - M_k * H_k * (H_k.T * M_k * H_k).inv() * H_k.T
+        M_hat += B_k.T * Pk * M_k * B_k                               # eq. (11)
+        f_hat += B_k.T * Pk * (f_k - M_k * d_k)                       # eq. (12)
+    return M_hat, f_hat
+
+
+def appendix_a(G, G_d, Q, Q_d):
+    """Eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D."""
+    inv = G.col_join(G_d).inv()
+    m = G.shape[0]
+    E, D = inv[:, :m], inv[:, m:]
+    return E, D, -(E * Q + D * Q_d), D
+
+
+def method_2(M, E, D):
+    """Eq. (42)-(44): A~, E~, D~."""
+    A = -(D.T * M * D).inv() * D.T * M * E
+    return A, E + D * A, D
+
+
+def planar_rotation(phi):
+    """A(phi) of §3.2.1."""
+    return sp.Matrix([[sp.cos(phi), -sp.sin(phi)], [sp.sin(phi), sp.cos(phi)]])
+
+
+def featherstone_sliders():
+    """Symbols and matrices of eq. (13)-(14); body index 0 is the paper's body 1.
+
+    Constraint Jacobians come from differentiating r_y1 = 0 and r_x2 - r_x1 = 0.
+    """
+    m1, m2 = sp.symbols("m_1 m_2", positive=True)
+    fx1, fy1, fx2, fy2 = sp.symbols("f_x1 f_y1 f_x2 f_y2")
+    rx1, ry1, rx2, ry2 = sp.symbols("r_x1 r_y1 r_x2 r_y2")
+    y1, y2 = sp.Matrix([rx1, ry1]), sp.Matrix([rx2, ry2])
+    phi1 = sp.Matrix([ry1])
+    phi2 = sp.Matrix([rx2 - rx1])
+    return SimpleNamespace(
+        m=(m1, m2), M=[m1 * sp.eye(2), m2 * sp.eye(2)], f=[sp.Matrix([fx1, fy1]), sp.Matrix([fx2, fy2])],
+        G=[phi1.jacobian(y1), phi2.jacobian(y2)], Q=[None, phi2.jacobian(y1)],
+        gamma=[sp.zeros(1, 1), sp.zeros(1, 1)], y=(y1, y2),
+        G_d=[sp.Matrix([[1, 0]]), sp.Matrix([[0, 1]])], Q_d=[None, sp.Matrix([[0, -1]])],
+        T16=sp.Matrix([[1, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]]))
+
+
+def planar_revolute_pair():
+    """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint eq. (18) by differentiation."""
+    m_j, J_j, m_k, J_k = sp.symbols("m_j J_j m_k J_k", positive=True)
+    x_j, y_j, phi_j, x_k, y_k, phi_k = sp.symbols("x_j y_j phi_j x_k y_k phi_k", real=True)
+    xd_j, yd_j, w_j, xd_k, yd_k, w_k = sp.symbols("xdot_j ydot_j omega_j xdot_k ydot_k omega_k", real=True)
+    sjx, sjy, skx, sky = sp.symbols("s_jx s_jy s_kx s_ky", real=True)
+    qj, qk = sp.Matrix([x_j, y_j, phi_j]), sp.Matrix([x_k, y_k, phi_k])
+    vj, vk = sp.Matrix([xd_j, yd_j, w_j]), sp.Matrix([xd_k, yd_k, w_k])
+    s_j, s_k = sp.Matrix([sjx, sjy]), sp.Matrix([skx, sky])
+    Phi = (sp.Matrix([x_k, y_k]) + planar_rotation(phi_k) * s_k
+           - sp.Matrix([x_j, y_j]) - planar_rotation(phi_j) * s_j)            # eq. (18)
+    Q_k, G_k = Phi.jacobian(qj), Phi.jacobian(qk)
+    Cv = Q_k * vj + G_k * vk
+    gamma_k = -(Cv.jacobian(qj) * vj + Cv.jacobian(qk) * vk)                  # eq. (3)
+    return SimpleNamespace(
+        m_j=m_j, J_j=J_j, m_k=m_k, J_k=J_k, q_j=qj, q_k=qk, v_j=vj, v_k=vk, s_j=s_j, s_k=s_k, Phi=Phi,
+        M_j=sp.diag(m_j, m_j, J_j), M_k=sp.diag(m_k, m_k, J_k), Q_k=Q_k, G_k=G_k, gamma_k=gamma_k,
+        G_kd=sp.Matrix([[0, 0, 1]]), Q_kd=sp.Matrix([[0, 0, -1]]),
+        symbols=dict(m_j=m_j, J_j=J_j, m_k=m_k, J_k=J_k, phi_j=phi_j, phi_k=phi_k, s_jx=sjx, s_jy=sjy,
+                     s_kx=skx, s_ky=sky))
+
+
+def M_hat_11_printed(p):
+    """M_hat_j(1,1) exactly as printed in §3.2.1 of the paper."""
+    m_j, J_k, m_k = p.m_j, p.J_k, p.m_k
+    sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
+    num = (-2 * m_k ** 2 * sx * sy * sp.sin(2 * phi) + m_k ** 2 * sx ** 2 * sp.cos(2 * phi) + m_k ** 2 * sx ** 2
+           + 2 * m_j * J_k + 2 * m_k * J_k + 2 * m_j * m_k * sx ** 2 + 2 * m_j * m_k * sy ** 2
+           + m_k ** 2 * sy ** 2 - m_k ** 2 * sy ** 2 * sp.cos(2 * phi))
+    return num / (2 * J_k + 2 * m_k * sy ** 2 + 2 * m_k * sx ** 2)
+
+
+def E_D_eq36(p):
+    """E_k and D_k of eq. (36)."""
+    sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
+    E = sp.Matrix([[1, 0], [0, 1], [0, 0]])
+    D = sp.Matrix([sx * sp.sin(phi) + sy * sp.cos(phi), -sx * sp.cos(phi) + sy * sp.sin(phi), 1])
+    return E, D
+
+
+def A_tilde_printed(p):
+    """A~_k of eq. (47) as printed."""
+    m_k, J_k = p.m_k, p.J_k
+    sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
+    den = J_k + m_k * (sx ** 2 + sy ** 2)
+    return sp.Matrix([[-m_k * (sp.sin(phi) * sx + sp.cos(phi) * sy) / den,
+                       m_k * (sp.cos(phi) * sx - sp.sin(phi) * sy) / den]])

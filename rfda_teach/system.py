@@ -1,0 +1,221 @@
+"""The model record (a tree of bodies and joints) and its state.
+
+A :class:`System` is plain data, as in spatial_v2: a parent array, one
+:class:`~rfda_teach.bodies.Body` and one :class:`~rfda_teach.joints.Joint` per
+node (joint k connects body k to its parent), and the gravity vector.  A
+:class:`State` is two plain arrays, the stacked absolute coordinates y and
+velocities ydot of §2.
+
+:func:`terms` evaluates, once per state, everything eq. (7) needs: M_i and f_i
+for every body (eq. 6) and Q_k, G_k, nu_k, gamma_k and the driving rows for
+every joint (eq. 1-3, 59).  Joint forces tau_k enter as generalized forces
+through the driving rows: the power tau_k^T qdot_k = tau_k^T (Q_kd ydot_j +
+G_kd ydot_k) adds G_kd^T tau_k to f_k and Q_kd^T tau_k to f_j.
+
+Examples
+--------
+>>> from rfda_teach import models
+>>> sys = models.featherstone_sliders()
+>>> sys.n, sys.n_vel, sys.n_constraints, sys.n_dof
+(2, 4, 2, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from . import bodies as _b
+from . import joints as _j
+from .errors import ModelError
+from .tree import Topology
+
+__all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices"]
+
+
+class State(NamedTuple):
+    """Absolute coordinates y and velocities ydot of every body, stacked in body order."""
+
+    y: np.ndarray
+    yd: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class System:
+    """A tree-structured multibody system in absolute coordinates (§2).
+
+    Parameters
+    ----------
+    parents : sequence of int
+        ``parents[i]`` is the parent of body i, -1 for the root.
+    bodies : sequence of Body
+    joints : sequence of Joint
+        ``joints[i]`` connects body i to its parent (to the ground for the root).
+    gravity : array_like
+        Gravity vector (2 entries for planar kinds, 3 for spatial).
+    """
+
+    parents: tuple
+    bodies: tuple
+    joints: tuple
+    gravity: object = None
+    name: str = ""
+    topology: Topology = field(init=False, repr=False)
+    pos_slices: tuple = field(init=False, repr=False)
+    vel_slices: tuple = field(init=False, repr=False)
+    con_slices: tuple = field(init=False, repr=False)
+    dof_slices: tuple = field(init=False, repr=False)
+
+    def __post_init__(self):
+        topo = Topology.from_parents(self.parents)
+        object.__setattr__(self, "parents", topo.parents)
+        bodies, joints = tuple(self.bodies), tuple(self.joints)
+        n = topo.n
+        if len(bodies) != n or len(joints) != n:
+            raise ModelError(f"system {self.name!r}: {n} parents but {len(bodies)} bodies and {len(joints)} "
+                             "joints; give one body and one joint (to its parent) per node")
+        for i, (b, jt) in enumerate(zip(bodies, joints)):
+            if not isinstance(b, _b.Body):
+                raise ModelError(f"system {self.name!r}: bodies[{i}] is {type(b).__name__}, not a Body")
+            if not isinstance(jt, _j.Joint):
+                raise ModelError(f"system {self.name!r}: joints[{i}] is {type(jt).__name__}, not a Joint")
+            if jt.kind != b.kind:
+                raise ModelError(f"system {self.name!r}: joint {i} ({jt.type}) is for {jt.kind} bodies but "
+                                 f"body {i} is {b.kind}; pick a joint type of the body's kind")
+            p = topo.parents[i]
+            if p >= 0 and bodies[p].kind != b.kind:
+                raise ModelError(f"system {self.name!r}: body {i} is {b.kind} but its parent {p} is "
+                                 f"{bodies[p].kind}; all bodies of a tree must be of one kind")
+        d = _b.ndim(bodies[0].kind)
+        g = np.zeros(d) if self.gravity is None else np.asarray(self.gravity, float)
+        if g.shape != (d,) or not np.all(np.isfinite(g)):
+            raise ModelError(f"system {self.name!r}: gravity must be {d} finite numbers, got {self.gravity!r}")
+        object.__setattr__(self, "bodies", bodies)
+        object.__setattr__(self, "joints", joints)
+        object.__setattr__(self, "gravity", g)
+        object.__setattr__(self, "topology", topo)
+        object.__setattr__(self, "pos_slices", _slices([_b.npos(b.kind) for b in bodies]))
+        object.__setattr__(self, "vel_slices", _slices([_b.nvel(b.kind) for b in bodies]))
+        object.__setattr__(self, "con_slices", _slices([jt.n_constraints for jt in joints]))
+        object.__setattr__(self, "dof_slices", _slices([jt.n_dof for jt in joints]))
+
+    @property
+    def n(self) -> int:
+        """Number of bodies (nodes)."""
+        return self.topology.n
+
+    @property
+    def kind(self) -> str:
+        """Body kind shared by every body."""
+        return self.bodies[0].kind
+
+    @property
+    def n_pos(self) -> int:
+        """Length of y."""
+        return self.pos_slices[-1].stop
+
+    @property
+    def n_vel(self) -> int:
+        """Length of ydot (sum of p_i)."""
+        return self.vel_slices[-1].stop
+
+    @property
+    def n_constraints(self) -> int:
+        """Number of rows of the constraint Jacobian of eq. (7)."""
+        return self.con_slices[-1].stop
+
+    @property
+    def n_dof(self) -> int:
+        """Degrees of freedom (sum of joint speeds)."""
+        return self.dof_slices[-1].stop
+
+
+def _slices(sizes):
+    out, s = [], 0
+    for k in sizes:
+        out.append(slice(s, s + k))
+        s += k
+    return tuple(out)
+
+
+def body_slices(system: System, i: int) -> tuple[slice, slice]:
+    """(position slice, velocity slice) of body i in y and ydot."""
+    return system.pos_slices[i], system.vel_slices[i]
+
+
+def check_state(system: System, state) -> State:
+    """Validate a state: shapes, NaN/inf, unit Euler parameters; return it as float arrays."""
+    try:
+        y, yd = state
+    except (TypeError, ValueError) as exc:
+        raise ModelError("state must be a pair (y, ydot) of arrays, e.g. rfda_teach.system.State(y, yd)") from exc
+    y = np.asarray(y, dtype=float)
+    yd = np.asarray(yd, dtype=float)
+    if y.shape != (system.n_pos,):
+        raise ModelError(f"state.y has shape {y.shape}; system {system.name!r} needs ({system.n_pos},)")
+    if yd.shape != (system.n_vel,):
+        raise ModelError(f"state.yd has shape {yd.shape}; system {system.name!r} needs ({system.n_vel},)")
+    for arr, nm, sl in ((y, "y", system.pos_slices), (yd, "yd", system.vel_slices)):
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            idx = int(np.argmax(bad))
+            body = next(i for i, s in enumerate(sl) if s.start <= idx < s.stop)
+            raise ModelError(f"state.{nm}[{idx}] is {arr[idx]} (body {body}); the state must be finite, "
+                             "check the integrator step or the initial values")
+    if system.kind == "spatial":
+        for i, s in enumerate(system.pos_slices):
+            e = y[s][3:7]
+            if abs(np.linalg.norm(e) - 1.0) > _b.EULER_TOL:
+                raise ModelError(f"body {i}: Euler parameters {np.round(e, 6)} have norm {np.linalg.norm(e):.8f}, "
+                                 f"not 1 (tolerance {_b.EULER_TOL}); normalise them (e / |e|)")
+    return State(y, yd)
+
+
+class Terms(NamedTuple):
+    """Everything eq. (7) needs at one state: per body M, f; per joint the JointTerms."""
+
+    M: list
+    f: list
+    joint: list
+
+
+def _vector(system: System, x, n: int, what: str) -> np.ndarray:
+    if x is None:
+        return np.zeros(n)
+    x = np.asarray(x, dtype=float)
+    if x.shape != (n,):
+        raise ModelError(f"{what} has shape {x.shape}; system {system.name!r} needs ({n},)")
+    if not np.all(np.isfinite(x)):
+        raise ModelError(f"{what} contains NaN or inf")
+    return x
+
+
+def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Terms:
+    """M_i, f_i (eq. 6) and the joint rows (eq. 1-3, 59) for every body and joint.
+
+    ``tau`` are joint forces/torques (length ``system.n_dof``, joint order),
+    ``f_ext`` extra generalized forces in absolute coordinates (length
+    ``system.n_vel``).  Time ``t`` is accepted for time-dependent extensions;
+    the built-in joints are scleronomic (nu_k = 0).
+    """
+    y, yd = check_state(system, state)
+    tau = _vector(system, tau, system.n_dof, "tau")
+    f_ext = _vector(system, f_ext, system.n_vel, "f_ext")
+    ps, vs, ds = system.pos_slices, system.vel_slices, system.dof_slices
+    M, f, jt = [], [], []
+    for i, b in enumerate(system.bodies):
+        M.append(_b.mass_matrix(b, y[ps[i]]))
+        f.append(_b.force(b, y[ps[i]], yd[vs[i]], system.gravity) + f_ext[vs[i]])
+    for k, joint in enumerate(system.joints):
+        j = system.parents[k]
+        yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
+        tk = _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
+        jt.append(tk)
+        tau_k = tau[ds[k]]
+        if tau_k.size:
+            f[k] = f[k] + tk.G_d.T @ tau_k
+            if j >= 0:
+                f[j] = f[j] + tk.Q_d.T @ tau_k
+    return Terms(M, f, jt)
