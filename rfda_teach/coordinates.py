@@ -52,10 +52,10 @@ def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gam
     --------
     >>> import numpy as np
     >>> E, D, B, H, d = appendix_a(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]),
-    ...                            Q=np.array([[-1.0, 0.0]]), Q_d=np.array([[0.0, 0.0]]))
-    >>> B                                  # Featherstone's slider 2: x2 follows x1
+    ...                            Q=np.array([[-1.0, 0.0]]), Q_d=np.array([[0.0, -1.0]]))
+    >>> B + 0.0                            # Featherstone's slider 2 moves with slider 1 when q2 is held
     array([[1., 0.],
-           [0., 0.]])
+           [0., 1.]])
     """
     m = G.shape[0]
     A = np.vstack([G, G_d])
