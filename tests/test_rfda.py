@@ -1,0 +1,74 @@
+"""RFDA (eq. 8-12) in both forms against the dense DAE of eq. (7)."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st_
+
+from rfda_teach import dae, models, rfda
+from rfda_teach.errors import ModelError
+
+from conftest import rel
+
+trees = st_.builds(lambda n, kind, seed, bias: (models.random_tree(n, kind=kind, seed=seed, chain_bias=bias), seed),
+                   st_.integers(1, 30), st_.sampled_from(["planar", "spatial"]), st_.integers(0, 2 ** 31 - 1),
+                   st_.floats(0.0, 1.0))
+
+
+@given(trees, st_.integers(0, 2 ** 31 - 1), st_.floats(0.0, 3.0))
+def test_both_forms_equal_dense_eq7(tree, state_seed, speed):
+    sys_, _ = tree
+    s = models.random_state(sys_, seed=state_seed, speed=speed)
+    rng = np.random.default_rng(state_seed)
+    tau = rng.normal(size=sys_.n_dof)
+    ref = dae.forward_dynamics(sys_, s, tau=tau)
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form, tau=tau)
+        assert rel(r.ydd, ref.ydd) < 1e-9, form
+        if ref.lam.size:
+            assert rel(r.lam, ref.lam) < 1e-9, form
+
+
+@given(trees, st_.integers(0, 2 ** 31 - 1))
+def test_M_hat_f_hat_of_both_forms_agree_and_M_hat_is_spd(tree, state_seed):
+    sys_, _ = tree
+    s = models.random_state(sys_, seed=state_seed)
+    a = rfda.forward_dynamics(sys_, s, form="lubich")
+    b = rfda.forward_dynamics(sys_, s, form="featherstone")
+    for j in range(sys_.n):
+        assert rel(a.M_hat[j], b.M_hat[j]) < 1e-9          # eq. (9) = eq. (11)
+        scale = np.linalg.norm(a.f_hat[j]) + np.linalg.norm(a.M_hat[j])   # f_hat may vanish
+        assert np.linalg.norm(a.f_hat[j] - b.f_hat[j]) < 1e-9 * scale      # eq. (10) = eq. (12)
+        assert np.allclose(a.M_hat[j], a.M_hat[j].T, atol=1e-12 * np.abs(a.M_hat[j]).max())
+        assert np.linalg.eigvalsh(a.M_hat[j]).min() > 0
+
+
+def test_joint_torque_drives_a_pinned_bar():
+    """A horizontal bar pinned at one end, no gravity: tau = J_O thetaddot with J_O = J + m (l/2)^2."""
+    from rfda_teach.bodies import Body
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import System
+    sys_ = System((-1,), (Body("planar", 2.0, 2.0 / 12),), (Joint("revolute2d", child_point=(-0.5, 0.0)),),
+                  gravity=(0.0, 0.0))
+    s = models.state_from_joints(sys_, [np.array([0.0])], [np.array([0.0])])
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form, tau=[3.0])
+        J_O = 2.0 / 12 + 2.0 * 0.25
+        assert np.isclose(r.qdd[0], 3.0 / J_O, rtol=1e-13)
+        assert np.allclose(r.ydd, [0.0, 0.5 * 3.0 / J_O, 3.0 / J_O], rtol=1e-13)
+
+
+def test_qdd_matches_across_forms_and_featherstone_sliders_fall():
+    sys_ = models.featherstone_sliders(m1=1.0, m2=3.0)
+    s = models.random_state(sys_, seed=0)
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form, tau=[4.0, 0.0])
+        assert np.allclose(r.qdd, [1.0, -9.81])           # (m1+m2) xddot = 4, yddot_2 = -g
+        assert np.allclose(r.lam, [-9.81, -3.0])          # lam_1 = m1 g, lam_2 = m2 xddot = 3 (sign of eq. 7)
+
+
+def test_bad_form_and_bad_tau():
+    sys_ = models.planar_revolute_pair()
+    s = models.random_state(sys_, seed=0)
+    with pytest.raises(ModelError, match="form='aba' is not known"):
+        rfda.forward_dynamics(sys_, s, form="aba")
+    with pytest.raises(ModelError, match=r"tau has shape \(2,\); system .* needs \(4,\)"):
+        rfda.forward_dynamics(sys_, s, tau=[1.0, 2.0])
