@@ -35,9 +35,9 @@ import numpy as np
 import scipy.linalg
 
 from .errors import ConstraintRankError
-from .system import System, terms
+from .system import System, Terms, terms
 
-__all__ = ["DAEResult", "assemble", "forward_dynamics"]
+__all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +73,11 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
     array([[ 0.,  1.,  0.,  0.],
            [-1.,  0.,  1.,  0.]])
     """
-    tr = terms(system, state, t, tau=tau, f_ext=f_ext)
+    return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext))
+
+
+def assemble_terms(system: System, tr: Terms):
+    """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`)."""
     nv, nc = system.n_vel, system.n_constraints
     K = np.zeros((nv + nc, nv + nc))
     rhs = np.zeros(nv + nc)
@@ -94,7 +98,12 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
 
 def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> DAEResult:
     """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation."""
-    K, rhs = assemble(system, state, t, tau=tau, f_ext=f_ext)
+    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext))
+
+
+def solve(system: System, tr: Terms) -> DAEResult:
+    """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone."""
+    K, rhs = assemble_terms(system, tr)
     try:
         x = scipy.linalg.solve(K, rhs, assume_a="sym", check_finite=False)
     except (np.linalg.LinAlgError, scipy.linalg.LinAlgError) as exc:

@@ -39,9 +39,9 @@ from scipy.linalg import cho_factor, cho_solve, LinAlgError
 
 from .errors import ConstraintRankError, ModelError
 from .coordinates import appendix_a
-from .system import System, terms
+from .system import System, Terms, terms
 
-__all__ = ["RFDAResult", "forward_dynamics", "FORMS"]
+__all__ = ["RFDAResult", "forward_dynamics", "solve", "FORMS"]
 
 FORMS = ("lubich", "featherstone")
 
@@ -76,7 +76,13 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     """
     if form not in FORMS:
         raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
-    tr = terms(system, state, t, tau=tau, f_ext=f_ext)
+    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext), form)
+
+
+def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
+    """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`)."""
+    if form not in FORMS:
+        raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
     if form == "lubich":
         ydd, lam, Mh, fh = _lubich(system, tr)
     else:
