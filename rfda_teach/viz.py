@@ -1,0 +1,61 @@
+"""Matplotlib drawings for the book.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from rfda_teach import models, dae, viz
+>>> sys = models.featherstone_sliders()
+>>> res = dae.forward_dynamics(sys, models.random_state(sys, seed=0))
+>>> ax = viz.plot_eq7(sys, res)
+>>> print(ax.get_title())
+Eq. (7) for Featherstone's sliders (Fig. 2): [[M, C^T], [C, 0]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plot_eq7", "plot_matrix_blocks"]
+
+
+def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_labels=None, col_labels=None,
+                       title: str = "", annotate: bool | None = None):
+    """Show a matrix as a signed colour map with lines between blocks (slices) and optional labels."""
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    vmax = max(np.abs(M).max(), 1e-300)
+    ax.imshow(np.where(M == 0, np.nan, M), cmap="coolwarm", vmin=-vmax, vmax=vmax, interpolation="nearest")
+    for s in row_blocks[1:]:
+        ax.axhline(s.start - 0.5, color="k", lw=0.6)
+    for s in col_blocks[1:]:
+        ax.axvline(s.start - 0.5, color="k", lw=0.6)
+    if annotate is None:
+        annotate = M.shape[0] <= 12
+    if annotate:
+        for (i, j), v in np.ndenumerate(M):
+            if v != 0:
+                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=8)
+    if row_labels is not None:
+        ax.set_yticks([(s.start + s.stop - 1) / 2 for s in row_blocks], row_labels)
+    if col_labels is not None:
+        ax.set_xticks([(s.start + s.stop - 1) / 2 for s in col_blocks], col_labels)
+    ax.set_title(title)
+    return ax
+
+
+def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
+    """The matrix of eq. (7) of a DAE result, with body and joint blocks marked."""
+    nv = system.n_vel
+    blocks = list(system.vel_slices) + [slice(nv + s.start, nv + s.stop) for s in system.con_slices
+                                        if s.stop > s.start]
+    if labels is None:
+        labels = system.n <= 6
+    names = ([f"$\\ddot y_{i}$" for i in range(system.n)]
+             + [f"$\\lambda_{k}$" for k, s in enumerate(system.con_slices) if s.stop > s.start]) if labels else None
+    title = f"Eq. (7) for {system.name.split(' (')[0]}"
+    if "Fig." in system.name:
+        title += " (" + system.name.split(" (")[1]
+    return plot_matrix_blocks(result.K, blocks, blocks, ax=ax, row_labels=names, col_labels=names,
+                              title=title + ": [[M, C^T], [C, 0]]")
