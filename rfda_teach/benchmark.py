@@ -30,7 +30,13 @@ METHODS = ("dense", "lubich", "featherstone")
 
 
 def time_call(fn, *, min_time: float = 0.05, max_repeat: int = 200) -> float:
-    """Median wall time of fn() in seconds, repeating until ``min_time`` has been spent (at least 3 runs)."""
+    """Median wall time of fn() in seconds, repeating until ``min_time`` has been spent (at least 3 runs).
+
+    Examples
+    --------
+    >>> time_call(lambda: sum(range(10)), min_time=0.0) >= 0.0
+    True
+    """
     times, spent = [], 0.0
     while (spent < min_time or len(times) < 3) and len(times) < max_repeat:
         t0 = time.perf_counter()
@@ -47,6 +53,12 @@ def time_forward_dynamics(system, state, method: str, *, stage: str = "total", *
     ``stage="total"`` times the whole call (evaluating M_i, f_i, G_k, Q_k, gamma_k, then
     solving); ``stage="solve"`` times only the solution given those terms, the part
     in which the dense and the recursive algorithms differ.
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.chain(3)
+    >>> time_forward_dynamics(sys, models.random_state(sys), "lubich", stage="solve", min_time=0.0) > 0
+    True
     """
     if stage not in ("total", "solve"):
         raise ModelError(f"stage={stage!r}; use 'total' or 'solve'")
@@ -98,7 +110,13 @@ def loglog_slope(ns, times) -> float:
 
 
 def crossover(rows, fast: str, slow: str = "dense"):
-    """Smallest n from which ``fast`` stays faster than ``slow`` (None if never)."""
+    """Smallest n from which ``fast`` stays faster than ``slow`` (None if never).
+
+    Examples
+    --------
+    >>> crossover([{"n": 4, "dense": 1.0, "lubich": 2.0}, {"n": 8, "dense": 4.0, "lubich": 3.0}], "lubich")
+    8
+    """
     ok = [r[fast] < r[slow] for r in rows]
     for i, r in enumerate(rows):
         if all(ok[i:]):

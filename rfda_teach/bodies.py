@@ -45,17 +45,35 @@ EULER_TOL = 1e-6
 
 
 def npos(kind: str) -> int:
-    """Number of position coordinates y_i of a body kind."""
+    """Number of position coordinates y_i of a body kind.
+
+    Examples
+    --------
+    >>> npos("spatial"), nvel("spatial"), ndim("planar")
+    (7, 6, 2)
+    """
     return KINDS[kind][0]
 
 
 def nvel(kind: str) -> int:
-    """p_i: number of velocity components ydot_i of a body kind (§5.1)."""
+    """p_i: number of velocity components ydot_i of a body kind (§5.1).
+
+    Examples
+    --------
+    >>> nvel("point2")
+    2
+    """
     return KINDS[kind][1]
 
 
 def ndim(kind: str) -> int:
-    """Dimension of the space (2 for planar kinds, 3 for spatial)."""
+    """Dimension of the space (2 for planar kinds, 3 for spatial).
+
+    Examples
+    --------
+    >>> ndim("spatial")
+    3
+    """
     return KINDS[kind][2]
 
 
@@ -118,18 +136,41 @@ def _finite_scalar(x, what: str) -> float:
 
 
 def skew(a: np.ndarray) -> np.ndarray:
-    """[a]x, the 3x3 matrix with [a]x b = a x b."""
+    """[a]x, the 3x3 matrix with [a]x b = a x b.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
+    array([0., 1., 0.])
+    """
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
 def planar_rotation(phi: float) -> np.ndarray:
-    """A(phi) of §3.2.1: rotation by phi from body axes to global axes."""
+    """A(phi) of §3.2.1: rotation by phi from body axes to global axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(planar_rotation(np.pi / 2) @ [1.0, 0.0], 12) + 0.0
+    array([0., 1.])
+    """
     c, s = np.cos(phi), np.sin(phi)
     return np.array([[c, -s], [s, c]])
 
 
 def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
-    """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), scalar first (Haug 1989)."""
+    """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), scalar first (Haug 1989).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> euler_params_to_matrix(np.array([1.0, 0, 0, 0]))
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
+    """
     e0, e1, e2, e3 = e
     return np.array([
         [e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
@@ -138,7 +179,14 @@ def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
 
 
 def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
-    """Unit Euler parameters (e0 >= 0) of a rotation matrix."""
+    """Unit Euler parameters (e0 >= 0) of a rotation matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(matrix_to_euler_params(np.diag([1.0, -1.0, -1.0])), 12) + 0.0
+    array([0., 1., 0., 0.])
+    """
     from scipy.spatial.transform import Rotation
     x, y, z, w = Rotation.from_matrix(R).as_quat()
     e = np.array([w, x, y, z])
@@ -146,7 +194,15 @@ def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
 
 
 def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
-    """Orientation matrix of a body from its position coordinates y_i."""
+    """Orientation matrix of a body from its position coordinates y_i.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(rotation("planar", np.array([0.0, 0.0, np.pi])), 12) + 0.0
+    array([[-1.,  0.],
+           [ 0., -1.]])
+    """
     if kind == "point2":
         return np.eye(2)
     if kind == "planar":
@@ -155,7 +211,15 @@ def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
 
 
 def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
-    """M_i of eq. (6) in the body's absolute velocity coordinates."""
+    """M_i of eq. (6) in the body's absolute velocity coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mass_matrix(Body("point2", 3.0), np.zeros(2))
+    array([[3., 0.],
+           [0., 3.]])
+    """
     m = body.mass
     if body.kind == "point2":
         return m * np.eye(2)
@@ -169,7 +233,15 @@ def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
 
 
 def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -> np.ndarray:
-    """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega)."""
+    """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = Body("spatial", 1.0, np.diag([1.0, 2.0, 3.0]))
+    >>> force(b, np.array([0, 0, 0, 1.0, 0, 0, 0]), np.array([0, 0, 0, 1.0, 1.0, 0]), np.zeros(3)) + 0.0
+    array([ 0.,  0.,  0.,  0.,  0., -1.])
+    """
     m = body.mass
     if body.kind == "point2":
         return m * gravity

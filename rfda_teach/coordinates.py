@@ -112,6 +112,11 @@ def condition_1(G: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> Condi
     """Condition 1 (§5.1): columns of D~_k are a basis of the null space of G_k.
 
     Checks G D~ = 0 (relative to |G| |D~|), that D~ has p_k - p_kc columns, and full column rank.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> condition_1(np.array([[1.0, 0.0]]), np.array([[0.0], [2.0]])).holds
+    True
     """
     G = np.atleast_2d(G)
     p, m = G.shape[1], G.shape[0]
@@ -125,7 +130,15 @@ def condition_1(G: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> Condi
 
 
 def condition_2(M: np.ndarray, E_tilde: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> ConditionCheck:
-    """Condition 2 (§5.1): the columns of M_k E~_k are orthogonal to those of D~_k, D~^T M E~ = 0."""
+    """Condition 2 (§5.1): the columns of M_k E~_k are orthogonal to those of D~_k, D~^T M E~ = 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.diag([1.0, 2.0])
+    >>> condition_2(M, np.array([[1.0], [0.0]]), np.array([[1.0], [1.0]])).holds
+    False
+    """
     if E_tilde.size == 0 or D_tilde.size == 0:
         return ConditionCheck(True, 0.0)
     scale = max(np.linalg.norm(D_tilde) * np.linalg.norm(M) * np.linalg.norm(E_tilde), 1e-300)
@@ -168,6 +181,13 @@ def method_2(M: np.ndarray, E: np.ndarray, D: np.ndarray):
     """Method 2, eq. (42)-(44): A~ = -(D^T M D)^{-1} D^T M E, E~ = E + D A~, D~ = D.
 
     Returns (E~, D~, A~).
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.array([[2.0, 1.0], [1.0, 2.0]]); E = np.array([[1.0], [0.0]]); D = np.array([[0.0], [1.0]])
+    >>> Et, Dt, A = method_2(M, E, D)
+    >>> A, Et.ravel()                    # E~ = E - D (D^T M D)^-1 D^T M E
+    (array([[-0.5]]), array([ 1. , -0.5]))
     """
     DMD = D.T @ M @ D
     A_tilde = -np.linalg.solve(DMD, D.T @ M @ E) if D.shape[1] else np.zeros((0, E.shape[1]))  # eq. (42)
@@ -179,6 +199,12 @@ def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
     """S_k = -(G_k E~_k)^{-1} Q_k and a_k = (G_k E~_k)^{-1} nu_k, eq. (22) and (53).
 
     Q is None for the root (then S is None).
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S, a = S_a(np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]]), np.array([[1.0], [0.0]]))
+    >>> S, a                             # Featherstone: y~_2c = r_x2 follows r_x1
+    (array([[ 1., -0.]]), array([0.]))
     """
     GE = G @ E_tilde
     S = None if Q is None else -np.linalg.solve(GE, Q)
@@ -187,7 +213,17 @@ def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
 
 
 def appendix_b(T: np.ndarray, M_u: np.ndarray) -> np.ndarray:
-    """Mass matrix under a change of coordinates udot = T vdot + e: M_v = T^T M_u T (eq. 64)."""
+    """Mass matrix under a change of coordinates udot = T vdot + e: M_v = T^T M_u T (eq. 64).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> T = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])   # eq. (16)
+    >>> appendix_b(T, np.diag([1.0, 1.0, 2.0, 2.0]))                   # eq. (17)
+    array([[3., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 2.]])
+    """
     return T.T @ M_u @ T
 
 
@@ -278,7 +314,14 @@ class NodeCoordinates:
 
 
 def members(system: System, j: int) -> tuple:
-    """Node j followed by its descendants h(j, 1), h(j, 2), ... (ascending)."""
+    """Node j followed by its descendants h(j, 1), h(j, 2), ... (ascending).
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> members(models.figure1_tree(), 5)
+    (5, 10, 11)
+    """
     return (j,) + system.topology.descendants(j)
 
 
@@ -349,7 +392,16 @@ def rfda_coordinates(system: System, state, t: float = 0.0, *, method: str = "me
 
 
 def subtree_mass_matrix(system: System, state, nodes) -> np.ndarray:
-    """diag(M_i) of eq. (6) for the listed bodies, in that order."""
+    """diag(M_i) of eq. (6) for the listed bodies, in that order.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.featherstone_sliders(m1=1.0, m2=2.0)
+    >>> subtree_mass_matrix(sys, models.random_state(sys), [1])
+    array([[2., 0.],
+           [0., 2.]])
+    """
     tr = terms(system, state)
     return scipy.linalg.block_diag(*[tr.M[i] for i in nodes])
 

@@ -77,7 +77,16 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
 
 
 def assemble_terms(system: System, tr: Terms):
-    """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`)."""
+    """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
+
+    Examples
+    --------
+    >>> from rfda_teach import models, dae
+    >>> from rfda_teach.system import terms
+    >>> sys = models.featherstone_sliders(); K, rhs = dae.assemble_terms(sys, terms(sys, models.random_state(sys)))
+    >>> K.shape, rhs.shape
+    ((6, 6), (6,))
+    """
     nv, nc = system.n_vel, system.n_constraints
     K = np.zeros((nv + nc, nv + nc))
     rhs = np.zeros(nv + nc)
@@ -97,12 +106,29 @@ def assemble_terms(system: System, tr: Terms):
 
 
 def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> DAEResult:
-    """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation."""
+    """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
+
+    Examples
+    --------
+    >>> from rfda_teach import models, dae
+    >>> sys = models.figure1_tree(); res = dae.forward_dynamics(sys, models.random_state(sys, seed=0))
+    >>> res.ydd.shape, res.lam.shape
+    ((39,), (26,))
+    """
     return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext))
 
 
 def solve(system: System, tr: Terms) -> DAEResult:
-    """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone."""
+    """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone.
+
+    Examples
+    --------
+    >>> from rfda_teach import models, dae
+    >>> from rfda_teach.system import terms
+    >>> sys = models.planar_revolute_pair(); st = models.random_state(sys, seed=0)
+    >>> bool((dae.solve(sys, terms(sys, st)).ydd == dae.forward_dynamics(sys, st).ydd).all())
+    True
+    """
     K, rhs = assemble_terms(system, tr)
     try:
         x = scipy.linalg.solve(K, rhs, assume_a="sym", check_finite=False)

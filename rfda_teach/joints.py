@@ -178,12 +178,24 @@ def _rows(joint: Joint, kind: str, where: str):
 
 
 def nq(joint: Joint) -> int:
-    """Number of position variables of a joint."""
+    """Number of position variables of a joint.
+
+    Examples
+    --------
+    >>> nq(Joint("spherical")), ndof(Joint("spherical"))
+    (4, 3)
+    """
     return joint.n_q
 
 
 def ndof(joint: Joint) -> int:
-    """Number of joint speeds of a joint."""
+    """Number of joint speeds of a joint.
+
+    Examples
+    --------
+    >>> ndof(Joint("free"))
+    6
+    """
     return joint.n_dof
 
 
@@ -215,6 +227,12 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
 
     ``y_j``/``yd_j`` are None when the parent is the ground.  gamma collects the
     velocity-product terms: Q_k yddot_j + G_k yddot_k = gamma_k (eq. 3).
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = evaluate(Joint("rail"), "point2", None, None, np.zeros(2), np.array([2.0, 0.0]))
+    >>> t.G, t.Q, t.qd                   # r_y = 0 to the ground; qdot = xdot
+    (array([[0., 1.]]), None, array([2.]))
     """
     nl, na = _twist_sizes(kind)
     pk = nvel(kind)
@@ -303,7 +321,15 @@ def _relative_motion(joint: Joint, q: np.ndarray):
 
 
 def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
-    """Position coordinates y_k of the child for joint variables q (y_j None for the ground)."""
+    """Position coordinates y_k of the child for joint variables q (y_j None for the ground).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jt = Joint("revolute2d", parent_point=[1.0, 0.0], child_point=[-0.5, 0.0])
+    >>> np.round(joint_pose(jt, "planar", np.zeros(3), [np.pi / 2]), 12) + 0.0
+    array([1.        , 0.5       , 1.57079633])
+    """
     q = np.asarray(q, float)
     if q.shape != (joint.n_q,):
         raise ModelError(f"joint {joint.name!r} ({joint.type}) needs {joint.n_q} position variables, got {q.shape}")
@@ -324,7 +350,15 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
 
 
 def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
-    """A random admissible q_k (unit quaternions where the joint has them)."""
+    """A random admissible q_k (unit quaternions where the joint has them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q = random_joint_position(Joint("free"), np.random.default_rng(0))
+    >>> q.shape, bool(np.isclose(np.linalg.norm(q[3:]), 1.0))
+    ((7,), True)
+    """
     t = joint.type
     if t in ("spherical", "free"):
         e = rng.normal(size=4)

@@ -46,6 +46,10 @@ def featherstone_sliders(m1: float = 1.0, m2: float = 1.0, gravity=(0.0, -G0)) -
 
     The constraints are r_y1 = 0 (G_1 = [0 1]) and r_x2 - r_x1 = 0 (Q_2 = [-1 0],
     G_2 = [1 0]), exactly as in eq. (13)-(14); the joint variables are r_x1 and r_y2 - r_y1.
+    Examples
+    --------
+    >>> featherstone_sliders().joints[1].name
+    'vertical rail'
     """
     bodies = (Body("point2", m1, name="slider 1"), Body("point2", m2, name="slider 2"))
     joints = (Joint("rail", parent_frame=np.eye(2), name="horizontal rail"),            # axis x, normal y
@@ -59,6 +63,10 @@ def planar_revolute_pair(m_j: float = 2.0, J_j: float = 0.4, m_k: float = 1.0, J
 
     ``s_j`` = s'_j^{P_j} and ``s_k`` = s'_k^{P_k} locate the pin in each body's frame.
     Body j's joint to the ground is a planar free joint, so eq. (19) has no multiplier.
+    Examples
+    --------
+    >>> [j.type for j in planar_revolute_pair().joints]
+    ['free2d', 'revolute2d']
     """
     bodies = (Body("planar", m_j, J_j, name="j"), Body("planar", m_k, J_k, name="k"))
     joints = (Joint("free2d", name="j to ground"),
@@ -73,6 +81,10 @@ def figure1_tree(kind: str = "planar", gravity=None) -> System:
     revolute joints; the root is pinned to the ground at the origin.  With
     ``kind="spatial"`` the bars are 3-D (J' = diag(1/12, 1/12, 1e-3)) and the
     revolute axes alternate between the local z and y axes.
+    Examples
+    --------
+    >>> figure1_tree("spatial").n_dof
+    13
     """
     n = len(FIGURE1_PARENTS)
     bodies, joints = [], []
@@ -157,7 +169,13 @@ def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_
 
 
 def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
-    """A serial chain of n uniform bars joined by revolute joints (used by the benchmarks)."""
+    """A serial chain of n uniform bars joined by revolute joints (used by the benchmarks).
+
+    Examples
+    --------
+    >>> chain(4).parents
+    (-1, 0, 1, 2)
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ModelError(f"chain: n = {n!r}; give a positive integer number of bodies")
     bodies, joints = [], []
@@ -181,6 +199,13 @@ def state_from_joints(system: System, q, qd) -> State:
 
     Positions follow the joint kinematics root to leaves; velocities follow eq. (61),
     ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sys = chain(2)
+    >>> st = state_from_joints(sys, [np.array([0.0]), np.array([0.0])], [np.array([1.0]), np.array([0.0])])
+    >>> st.y, st.yd                      # both bars along x, turning about the origin at 1 rad/s
+    (array([0.5, 0. , 0. , 1.5, 0. , 0. ]), array([0. , 0.5, 1. , 0. , 1.5, 1. ]))
     """
     if len(q) != system.n or len(qd) != system.n:
         raise ModelError(f"state_from_joints: need one q and one qdot per joint ({system.n}), "

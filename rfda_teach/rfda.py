@@ -73,6 +73,15 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     """Two-stage O(n) forward dynamics, Lubich form eq. (9)-(10) or Featherstone form eq. (11)-(12).
 
     Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models, rfda
+    >>> sys = models.featherstone_sliders(m1=1.0, m2=2.0)
+    >>> r = rfda.forward_dynamics(sys, models.random_state(sys, seed=0), form="featherstone")
+    >>> r.M_hat[0]                       # eq. (15): diag(m1 + m2, m1)
+    array([[3., 0.],
+           [0., 1.]])
     """
     if form not in FORMS:
         raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
@@ -80,7 +89,16 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
 
 
 def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
-    """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`)."""
+    """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`).
+
+    Examples
+    --------
+    >>> from rfda_teach import models, rfda
+    >>> from rfda_teach.system import terms
+    >>> sys = models.chain(3); st = models.random_state(sys, seed=0)
+    >>> rfda.solve(sys, terms(sys, st), "lubich").qdd.shape
+    (3,)
+    """
     if form not in FORMS:
         raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
     if form == "lubich":

@@ -40,7 +40,16 @@ def _quat_mul(a, b):
 
 
 def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
-    """dy/dt from the velocities: ydot itself, except edot = 1/2 (0, omega) * e for spatial bodies."""
+    """dy/dt from the velocities: ydot itself, except edot = 1/2 (0, omega) * e for spatial bodies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.random_tree(1, kind="spatial", seed=0)
+    >>> position_rate(sys, np.array([0, 0, 0, 1.0, 0, 0, 0]), np.array([1.0, 0, 0, 0, 0, 2.0]))
+    array([1., 0., 0., 0., 0., 0., 1.])
+    """
     if system.kind != "spatial":
         return yd.copy()
     out = np.zeros(system.n_pos)
@@ -61,7 +70,16 @@ def _normalise(system: System, y: np.ndarray) -> np.ndarray:
 
 
 def energy(system: System, state) -> float:
-    """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i."""
+    """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.featherstone_sliders(m1=1.0, m2=1.0)
+    >>> energy(sys, (np.array([0.0, 0.0, 0.0, 2.0]), np.array([1.0, 0.0, 1.0, 0.0])))   # 1/2 + 1/2 + 9.81*2
+    20.62
+    """
     y, yd = state
     T = V = 0.0
     d = system.gravity.shape[0]
@@ -92,6 +110,13 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
 
     ``form`` is "lubich", "featherstone" or "dense" (eq. 7).  ``tau`` is a constant
     joint-force vector or a callable tau(t, state).
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.chain(2)
+    >>> traj = simulate(sys, models.random_state(sys, seed=0), 0.1, t_eval=[0.0, 0.05, 0.1])
+    >>> traj.y.shape
+    (3, 6)
     """
     if not np.isfinite(t_final) or t_final <= 0:
         raise ModelError(f"t_final = {t_final}; give a positive, finite duration")

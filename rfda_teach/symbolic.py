@@ -40,7 +40,17 @@ def lubich(M_j, f_j, children):
 
 
 def featherstone(M_j, f_j, children):
-    """Eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k)."""
+    """Eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k).
+
+    Examples
+    --------
+    >>> fs = featherstone_sliders()
+    >>> E, D, B, H = appendix_a(fs.G[1], fs.G_d[1], fs.Q[1], fs.Q_d[1])
+    >>> featherstone(fs.M[0], fs.f[0], [(fs.M[1], fs.f[1], B, H, sp.zeros(2, 1))])[0]
+    Matrix([
+    [m_1 + m_2,   0],
+    [        0, m_1]])
+    """
     M_hat, f_hat = sp.Matrix(M_j), sp.Matrix(f_j)
     for M_k, f_k, B_k, H_k, d_k in children:
         n = M_k.shape[0]
@@ -51,7 +61,15 @@ def featherstone(M_j, f_j, children):
 
 
 def appendix_a(G, G_d, Q, Q_d):
-    """Eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D."""
+    """Eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D.
+
+    Examples
+    --------
+    >>> appendix_a(sp.Matrix([[1, 0]]), sp.Matrix([[0, 1]]), sp.Matrix([[-1, 0]]), sp.Matrix([[0, -1]]))[2]
+    Matrix([
+    [1, 0],
+    [0, 1]])
+    """
     inv = G.col_join(G_d).inv()
     m = G.shape[0]
     E, D = inv[:, :m], inv[:, m:]
@@ -59,13 +77,28 @@ def appendix_a(G, G_d, Q, Q_d):
 
 
 def method_2(M, E, D):
-    """Eq. (42)-(44): A~, E~, D~."""
+    """Eq. (42)-(44): A~, E~, D~.
+
+    Examples
+    --------
+    >>> m = sp.Symbol("m", positive=True)
+    >>> method_2(sp.diag(m, m), sp.Matrix([1, 0]), sp.Matrix([0, 1]))[0]
+    Matrix([[0]])
+    """
     A = -(D.T * M * D).inv() * D.T * M * E
     return A, E + D * A, D
 
 
 def planar_rotation(phi):
-    """A(phi) of §3.2.1."""
+    """A(phi) of §3.2.1.
+
+    Examples
+    --------
+    >>> planar_rotation(sp.pi / 2)
+    Matrix([
+    [0, -1],
+    [1,  0]])
+    """
     return sp.Matrix([[sp.cos(phi), -sp.sin(phi)], [sp.sin(phi), sp.cos(phi)]])
 
 
@@ -73,6 +106,10 @@ def featherstone_sliders():
     """Symbols and matrices of eq. (13)-(14); body index 0 is the paper's body 1.
 
     Constraint Jacobians come from differentiating r_y1 = 0 and r_x2 - r_x1 = 0.
+    Examples
+    --------
+    >>> featherstone_sliders().Q[1]
+    Matrix([[-1, 0]])
     """
     m1, m2 = sp.symbols("m_1 m_2", positive=True)
     fx1, fy1, fx2, fy2 = sp.symbols("f_x1 f_y1 f_x2 f_y2")
@@ -89,7 +126,16 @@ def featherstone_sliders():
 
 
 def planar_revolute_pair():
-    """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint eq. (18) by differentiation."""
+    """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint eq. (18) by differentiation.
+
+    Examples
+    --------
+    >>> p = planar_revolute_pair()
+    >>> p.G_k[:, :2]
+    Matrix([
+    [1, 0],
+    [0, 1]])
+    """
     m_j, J_j, m_k, J_k = sp.symbols("m_j J_j m_k J_k", positive=True)
     x_j, y_j, phi_j, x_k, y_k, phi_k = sp.symbols("x_j y_j phi_j x_k y_k phi_k", real=True)
     xd_j, yd_j, w_j, xd_k, yd_k, w_k = sp.symbols("xdot_j ydot_j omega_j xdot_k ydot_k omega_k", real=True)
@@ -111,7 +157,14 @@ def planar_revolute_pair():
 
 
 def M_hat_11_printed(p):
-    """M_hat_j(1,1) exactly as printed in §3.2.1 of the paper."""
+    """M_hat_j(1,1) exactly as printed in §3.2.1 of the paper.
+
+    Examples
+    --------
+    >>> p = planar_revolute_pair()
+    >>> sp.simplify(M_hat_11_printed(p).subs(p.s_k[0], 0).subs(p.s_k[1], 0))    # pin at k's centre
+    m_j + m_k
+    """
     m_j, J_k, m_k = p.m_j, p.J_k, p.m_k
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     num = (-2 * m_k ** 2 * sx * sy * sp.sin(2 * phi) + m_k ** 2 * sx ** 2 * sp.cos(2 * phi) + m_k ** 2 * sx ** 2
@@ -121,7 +174,14 @@ def M_hat_11_printed(p):
 
 
 def E_D_eq36(p):
-    """E_k and D_k of eq. (36)."""
+    """E_k and D_k of eq. (36).
+
+    Examples
+    --------
+    >>> E, D = E_D_eq36(planar_revolute_pair())
+    >>> E.shape, D.shape
+    ((3, 2), (3, 1))
+    """
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     E = sp.Matrix([[1, 0], [0, 1], [0, 0]])
     D = sp.Matrix([sx * sp.sin(phi) + sy * sp.cos(phi), -sx * sp.cos(phi) + sy * sp.sin(phi), 1])
@@ -129,7 +189,13 @@ def E_D_eq36(p):
 
 
 def A_tilde_printed(p):
-    """A~_k of eq. (47) as printed."""
+    """A~_k of eq. (47) as printed.
+
+    Examples
+    --------
+    >>> A_tilde_printed(planar_revolute_pair()).shape
+    (1, 2)
+    """
     m_k, J_k = p.m_k, p.J_k
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     den = J_k + m_k * (sx ** 2 + sy ** 2)

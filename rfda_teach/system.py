@@ -141,12 +141,30 @@ def _slices(sizes):
 
 
 def body_slices(system: System, i: int) -> tuple[slice, slice]:
-    """(position slice, velocity slice) of body i in y and ydot."""
+    """(position slice, velocity slice) of body i in y and ydot.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> body_slices(models.planar_revolute_pair(), 1)
+    (slice(3, 6, None), slice(3, 6, None))
+    """
     return system.pos_slices[i], system.vel_slices[i]
 
 
 def check_state(system: System, state) -> State:
-    """Validate a state: shapes, NaN/inf, unit Euler parameters; return it as float arrays."""
+    """Validate a state: shapes, NaN/inf, unit Euler parameters; return it as float arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.planar_revolute_pair()
+    >>> check_state(sys, (np.zeros(6), np.full(6, np.nan)))
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: state.yd[0] is nan (body 0); the state must be finite, check the integrator step or the initial values
+    """
     try:
         y, yd = state
     except (TypeError, ValueError) as exc:
@@ -199,6 +217,12 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Ter
     ``f_ext`` extra generalized forces in absolute coordinates (length
     ``system.n_vel``).  Time ``t`` is accepted for time-dependent extensions;
     the built-in joints are scleronomic (nu_k = 0).
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.featherstone_sliders(); tr = terms(sys, models.random_state(sys, seed=0), tau=[1.0, 0.0])
+    >>> tr.joint[1].G, tr.f[0]           # tau_1 = 1 pushes slider 1 along its rail
+    (array([[1., 0.]]), array([ 1.  , -9.81]))
     """
     y, yd = check_state(system, state)
     tau = _vector(system, tau, system.n_dof, "tau")

@@ -21,7 +21,15 @@ __all__ = ["plot_eq7", "plot_matrix_blocks"]
 
 def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_labels=None, col_labels=None,
                        title: str = "", annotate: bool | None = None):
-    """Show a matrix as a signed colour map with lines between blocks (slices) and optional labels."""
+    """Show a matrix as a signed colour map with lines between blocks (slices) and optional labels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ax = plot_matrix_blocks(np.eye(4), [slice(0, 2), slice(2, 4)], [slice(0, 2), slice(2, 4)], title="I")
+    >>> ax.get_title()
+    'I'
+    """
     import matplotlib.pyplot as plt
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
