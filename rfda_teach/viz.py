@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_eq7", "plot_matrix_blocks"]
+__all__ = ["plot_eq7", "plot_matrix_blocks", "draw_planar"]
 
 
 def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_labels=None, col_labels=None,
@@ -67,3 +67,47 @@ def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
         title += " (" + system.name.split(" (")[1]
     return plot_matrix_blocks(result.K, blocks, blocks, ax=ax, row_labels=names, col_labels=names,
                               title=title + ": [[M, C^T], [C, 0]]")
+
+
+def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alpha: float = 1.0, lw: float = 2.0):
+    """Draw a planar tree: each body as segments from its mass centre to its joint points.
+
+    Mass centres are dots labelled with the body number, joints are open circles.
+    Works for ``"planar"`` and ``"point2"`` bodies.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import models, viz
+    >>> sys = models.planar_revolute_pair()
+    >>> ax = viz.draw_planar(sys, models.random_state(sys, seed=0))
+    >>> len(ax.lines) > 0
+    True
+    """
+    import matplotlib.pyplot as plt
+    from .bodies import rotation
+    from .errors import ModelError
+    if system.kind not in ("planar", "point2"):
+        raise ModelError(f"draw_planar draws planar systems; system {system.name!r} is {system.kind}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    y = np.asarray(state[0], float)
+    cmap = plt.get_cmap("tab10")
+    for i in range(system.n):
+        yi = y[system.pos_slices[i]]
+        c, R = yi[:2], rotation(system.kind, yi)
+        pts = [system.joints[i].child_point] + [system.joints[k].parent_point for k in system.topology.children(i)]
+        col = color or cmap(i % 10)
+        for p in pts:
+            q = c + R @ p
+            ax.plot([c[0], q[0]], [c[1], q[1]], "-", color=col, lw=lw, alpha=alpha, solid_capstyle="round")
+        ax.plot(*c, "o", color=col, ms=5, alpha=alpha)
+        if labels:
+            ax.annotate(str(i), c, textcoords="offset points", xytext=(4, 4), fontsize=9, color=col)
+    for k in range(system.n):
+        yk = y[system.pos_slices[k]]
+        q = yk[:2] + rotation(system.kind, yk) @ system.joints[k].child_point
+        ax.plot(*q, "o", mfc="white", mec="k", ms=6, alpha=alpha)
+    ax.set_aspect("equal")
+    return ax
