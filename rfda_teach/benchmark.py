@@ -32,6 +32,7 @@ METHODS = ("dense", "lubich", "featherstone")
 def time_call(fn, *, min_time: float = 0.05, max_repeat: int = 200) -> float:
     """Median wall time of fn() in seconds, repeating until ``min_time`` has been spent (at least 3 runs).
 
+
     Examples
     --------
     >>> time_call(lambda: sum(range(10)), min_time=0.0) >= 0.0
@@ -53,6 +54,7 @@ def time_forward_dynamics(system, state, method: str, *, stage: str = "total", *
     ``stage="total"`` times the whole call (evaluating M_i, f_i, G_k, Q_k, gamma_k, then
     solving); ``stage="solve"`` times only the solution given those terms, the part
     in which the dense and the recursive algorithms differ.
+
     Examples
     --------
     >>> from rfda_teach import models
@@ -111,6 +113,7 @@ def loglog_slope(ns, times) -> float:
 
 def crossover(rows, fast: str, slow: str = "dense"):
     """Smallest n from which ``fast`` stays faster than ``slow`` (None if never).
+
 
     Examples
     --------

@@ -47,6 +47,7 @@ EULER_TOL = 1e-6
 def npos(kind: str) -> int:
     """Number of position coordinates y_i of a body kind.
 
+
     Examples
     --------
     >>> npos("spatial"), nvel("spatial"), ndim("planar")
@@ -58,6 +59,7 @@ def npos(kind: str) -> int:
 def nvel(kind: str) -> int:
     """p_i: number of velocity components ydot_i of a body kind (§5.1).
 
+
     Examples
     --------
     >>> nvel("point2")
@@ -68,6 +70,7 @@ def nvel(kind: str) -> int:
 
 def ndim(kind: str) -> int:
     """Dimension of the space (2 for planar kinds, 3 for spatial).
+
 
     Examples
     --------
@@ -138,6 +141,7 @@ def _finite_scalar(x, what: str) -> float:
 def skew(a: np.ndarray) -> np.ndarray:
     """[a]x, the 3x3 matrix with [a]x b = a x b.
 
+
     Examples
     --------
     >>> import numpy as np
@@ -149,6 +153,7 @@ def skew(a: np.ndarray) -> np.ndarray:
 
 def planar_rotation(phi: float) -> np.ndarray:
     """A(phi) of §3.2.1: rotation by phi from body axes to global axes.
+
 
     Examples
     --------
@@ -162,6 +167,7 @@ def planar_rotation(phi: float) -> np.ndarray:
 
 def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
     """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), scalar first (Haug 1989).
+
 
     Examples
     --------
@@ -181,6 +187,7 @@ def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
 def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
     """Unit Euler parameters (e0 >= 0) of a rotation matrix.
 
+
     Examples
     --------
     >>> import numpy as np
@@ -195,6 +202,7 @@ def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
 
 def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
     """Orientation matrix of a body from its position coordinates y_i.
+
 
     Examples
     --------
@@ -212,6 +220,7 @@ def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
 
 def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     """M_i of eq. (6) in the body's absolute velocity coordinates.
+
 
     Examples
     --------
@@ -234,6 +243,7 @@ def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
 
 def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -> np.ndarray:
     """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega).
+
 
     Examples
     --------

@@ -48,6 +48,7 @@ def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gam
     d_k = E_k gamma_k + D_k gamma_kd (second derivative of eq. 59).  B_k is None
     when Q is None (the root).
 
+
     Examples
     --------
     >>> import numpy as np
@@ -87,6 +88,7 @@ def null_space_E_D(G: np.ndarray):
 
     [E D] is non-singular and G E = I, G D = 0, so condition 1 holds for D.
 
+
     Examples
     --------
     >>> import numpy as np
@@ -112,6 +114,7 @@ def condition_1(G: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> Condi
     """Condition 1 (§5.1): columns of D~_k are a basis of the null space of G_k.
 
     Checks G D~ = 0 (relative to |G| |D~|), that D~ has p_k - p_kc columns, and full column rank.
+
     Examples
     --------
     >>> import numpy as np
@@ -131,6 +134,7 @@ def condition_1(G: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> Condi
 
 def condition_2(M: np.ndarray, E_tilde: np.ndarray, D_tilde: np.ndarray, tol: float = 1e-10) -> ConditionCheck:
     """Condition 2 (§5.1): the columns of M_k E~_k are orthogonal to those of D~_k, D~^T M E~ = 0.
+
 
     Examples
     --------
@@ -159,6 +163,7 @@ def method_1(M: np.ndarray, G: np.ndarray, D: np.ndarray, C_c=None, C_f=None):
 
     Returns (E~, D~).
 
+
     Examples
     --------
     >>> import numpy as np
@@ -181,6 +186,7 @@ def method_2(M: np.ndarray, E: np.ndarray, D: np.ndarray):
     """Method 2, eq. (42)-(44): A~ = -(D^T M D)^{-1} D^T M E, E~ = E + D A~, D~ = D.
 
     Returns (E~, D~, A~).
+
     Examples
     --------
     >>> import numpy as np
@@ -199,6 +205,7 @@ def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
     """S_k = -(G_k E~_k)^{-1} Q_k and a_k = (G_k E~_k)^{-1} nu_k, eq. (22) and (53).
 
     Q is None for the root (then S is None).
+
     Examples
     --------
     >>> import numpy as np
@@ -214,6 +221,7 @@ def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
 
 def appendix_b(T: np.ndarray, M_u: np.ndarray) -> np.ndarray:
     """Mass matrix under a change of coordinates udot = T vdot + e: M_v = T^T M_u T (eq. 64).
+
 
     Examples
     --------
@@ -245,6 +253,7 @@ class TwoNode:
 
 def two_node(M_j, M_k, G_k, Q_k, E_tilde, D_tilde, nu_k=None) -> TwoNode:
     """Coordinates of RFDA for a parent j and a terminal child k, eq. (22), (26), (28), (48).
+
 
     Examples
     --------
@@ -316,6 +325,7 @@ class NodeCoordinates:
 def members(system: System, j: int) -> tuple:
     """Node j followed by its descendants h(j, 1), h(j, 2), ... (ascending).
 
+
     Examples
     --------
     >>> from rfda_teach import models
@@ -333,6 +343,7 @@ def rfda_coordinates(system: System, state, t: float = 0.0, *, method: str = "me
     or ``"method2"`` (eq. 43-44 with E_k, D_k of Appendix A, eq. 60).  Returns a list
     of :class:`NodeCoordinates`, indexed by node.  This builds dense matrices the size
     of each subtree: it is for teaching and checking, not the O(n) algorithm.
+
 
     Examples
     --------
@@ -393,6 +404,7 @@ def rfda_coordinates(system: System, state, t: float = 0.0, *, method: str = "me
 
 def subtree_mass_matrix(system: System, state, nodes) -> np.ndarray:
     """diag(M_i) of eq. (6) for the listed bodies, in that order.
+
 
     Examples
     --------

@@ -65,6 +65,7 @@ class DAEResult:
 def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
     """Assemble eq. (7): return (K, rhs) with K = [[M, C^T], [C, 0]], rhs = [f; gamma].
 
+
     Examples
     --------
     >>> from rfda_teach import models
@@ -78,6 +79,7 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
 
 def assemble_terms(system: System, tr: Terms):
     """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
+
 
     Examples
     --------
@@ -108,6 +110,7 @@ def assemble_terms(system: System, tr: Terms):
 def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> DAEResult:
     """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
 
+
     Examples
     --------
     >>> from rfda_teach import models, dae
@@ -120,6 +123,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=N
 
 def solve(system: System, tr: Terms) -> DAEResult:
     """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone.
+
 
     Examples
     --------

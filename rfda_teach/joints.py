@@ -180,6 +180,7 @@ def _rows(joint: Joint, kind: str, where: str):
 def nq(joint: Joint) -> int:
     """Number of position variables of a joint.
 
+
     Examples
     --------
     >>> nq(Joint("spherical")), ndof(Joint("spherical"))
@@ -190,6 +191,7 @@ def nq(joint: Joint) -> int:
 
 def ndof(joint: Joint) -> int:
     """Number of joint speeds of a joint.
+
 
     Examples
     --------
@@ -227,6 +229,7 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
 
     ``y_j``/``yd_j`` are None when the parent is the ground.  gamma collects the
     velocity-product terms: Q_k yddot_j + G_k yddot_k = gamma_k (eq. 3).
+
     Examples
     --------
     >>> import numpy as np
@@ -323,6 +326,7 @@ def _relative_motion(joint: Joint, q: np.ndarray):
 def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     """Position coordinates y_k of the child for joint variables q (y_j None for the ground).
 
+
     Examples
     --------
     >>> import numpy as np
@@ -351,6 +355,7 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
 
 def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """A random admissible q_k (unit quaternions where the joint has them).
+
 
     Examples
     --------

@@ -46,6 +46,7 @@ def featherstone_sliders(m1: float = 1.0, m2: float = 1.0, gravity=(0.0, -G0)) -
 
     The constraints are r_y1 = 0 (G_1 = [0 1]) and r_x2 - r_x1 = 0 (Q_2 = [-1 0],
     G_2 = [1 0]), exactly as in eq. (13)-(14); the joint variables are r_x1 and r_y2 - r_y1.
+
     Examples
     --------
     >>> featherstone_sliders().joints[1].name
@@ -63,6 +64,7 @@ def planar_revolute_pair(m_j: float = 2.0, J_j: float = 0.4, m_k: float = 1.0, J
 
     ``s_j`` = s'_j^{P_j} and ``s_k`` = s'_k^{P_k} locate the pin in each body's frame.
     Body j's joint to the ground is a planar free joint, so eq. (19) has no multiplier.
+
     Examples
     --------
     >>> [j.type for j in planar_revolute_pair().joints]
@@ -81,6 +83,7 @@ def figure1_tree(kind: str = "planar", gravity=None) -> System:
     revolute joints; the root is pinned to the ground at the origin.  With
     ``kind="spatial"`` the bars are 3-D (J' = diag(1/12, 1/12, 1e-3)) and the
     revolute axes alternate between the local z and y axes.
+
     Examples
     --------
     >>> figure1_tree("spatial").n_dof
@@ -141,6 +144,7 @@ def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_
     are drawn so that every body is numbered higher than its parent; with
     probability ``chain_bias`` a body hangs from the previous one.
 
+
     Examples
     --------
     >>> sys = random_tree(5, kind="spatial", seed=1)
@@ -171,6 +175,7 @@ def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_
 def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
     """A serial chain of n uniform bars joined by revolute joints (used by the benchmarks).
 
+
     Examples
     --------
     >>> chain(4).parents
@@ -199,6 +204,7 @@ def state_from_joints(system: System, q, qd) -> State:
 
     Positions follow the joint kinematics root to leaves; velocities follow eq. (61),
     ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).
+
     Examples
     --------
     >>> import numpy as np
@@ -235,6 +241,7 @@ def state_from_joints(system: System, q, qd) -> State:
 def random_state(system: System, seed=None, *, speed: float = 1.0) -> State:
     """A random state consistent with every joint: random joint positions and speeds
     (standard deviation ``speed``) mapped to absolute coordinates by :func:`state_from_joints`.
+
 
     Examples
     --------

@@ -73,6 +73,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     """Two-stage O(n) forward dynamics, Lubich form eq. (9)-(10) or Featherstone form eq. (11)-(12).
 
     Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.
+
     Examples
     --------
     >>> import numpy as np
@@ -90,6 +91,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
 
 def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
     """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`).
+
 
     Examples
     --------

@@ -42,6 +42,7 @@ def _quat_mul(a, b):
 def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
     """dy/dt from the velocities: ydot itself, except edot = 1/2 (0, omega) * e for spatial bodies.
 
+
     Examples
     --------
     >>> import numpy as np
@@ -71,6 +72,7 @@ def _normalise(system: System, y: np.ndarray) -> np.ndarray:
 
 def energy(system: System, state) -> float:
     """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i.
+
 
     Examples
     --------
@@ -110,6 +112,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
 
     ``form`` is "lubich", "featherstone" or "dense" (eq. 7).  ``tau`` is a constant
     joint-force vector or a callable tau(t, state).
+
     Examples
     --------
     >>> from rfda_teach import models

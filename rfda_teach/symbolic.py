@@ -42,6 +42,7 @@ def lubich(M_j, f_j, children):
 def featherstone(M_j, f_j, children):
     """Eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k).
 
+
     Examples
     --------
     >>> fs = featherstone_sliders()
@@ -63,6 +64,7 @@ def featherstone(M_j, f_j, children):
 def appendix_a(G, G_d, Q, Q_d):
     """Eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D.
 
+
     Examples
     --------
     >>> appendix_a(sp.Matrix([[1, 0]]), sp.Matrix([[0, 1]]), sp.Matrix([[-1, 0]]), sp.Matrix([[0, -1]]))[2]
@@ -79,6 +81,7 @@ def appendix_a(G, G_d, Q, Q_d):
 def method_2(M, E, D):
     """Eq. (42)-(44): A~, E~, D~.
 
+
     Examples
     --------
     >>> m = sp.Symbol("m", positive=True)
@@ -91,6 +94,7 @@ def method_2(M, E, D):
 
 def planar_rotation(phi):
     """A(phi) of §3.2.1.
+
 
     Examples
     --------
@@ -106,6 +110,7 @@ def featherstone_sliders():
     """Symbols and matrices of eq. (13)-(14); body index 0 is the paper's body 1.
 
     Constraint Jacobians come from differentiating r_y1 = 0 and r_x2 - r_x1 = 0.
+
     Examples
     --------
     >>> featherstone_sliders().Q[1]
@@ -127,6 +132,7 @@ def featherstone_sliders():
 
 def planar_revolute_pair():
     """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint eq. (18) by differentiation.
+
 
     Examples
     --------
@@ -159,6 +165,7 @@ def planar_revolute_pair():
 def M_hat_11_printed(p):
     """M_hat_j(1,1) exactly as printed in §3.2.1 of the paper.
 
+
     Examples
     --------
     >>> p = planar_revolute_pair()
@@ -176,6 +183,7 @@ def M_hat_11_printed(p):
 def E_D_eq36(p):
     """E_k and D_k of eq. (36).
 
+
     Examples
     --------
     >>> E, D = E_D_eq36(planar_revolute_pair())
@@ -190,6 +198,7 @@ def E_D_eq36(p):
 
 def A_tilde_printed(p):
     """A~_k of eq. (47) as printed.
+
 
     Examples
     --------

@@ -143,6 +143,7 @@ def _slices(sizes):
 def body_slices(system: System, i: int) -> tuple[slice, slice]:
     """(position slice, velocity slice) of body i in y and ydot.
 
+
     Examples
     --------
     >>> from rfda_teach import models
@@ -154,6 +155,7 @@ def body_slices(system: System, i: int) -> tuple[slice, slice]:
 
 def check_state(system: System, state) -> State:
     """Validate a state: shapes, NaN/inf, unit Euler parameters; return it as float arrays.
+
 
     Examples
     --------
@@ -217,6 +219,7 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Ter
     ``f_ext`` extra generalized forces in absolute coordinates (length
     ``system.n_vel``).  Time ``t`` is accepted for time-dependent extensions;
     the built-in joints are scleronomic (nu_k = 0).
+
     Examples
     --------
     >>> from rfda_teach import models

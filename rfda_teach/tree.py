@@ -34,6 +34,7 @@ def validate_parents(parents) -> tuple[int, ...]:
     Raises :class:`~rfda_teach.errors.TopologyError` for a non-integer entry,
     an unknown parent, no root or several roots, a self-loop, or a cycle.
 
+
     Examples
     --------
     >>> validate_parents([-1, 0, 1])

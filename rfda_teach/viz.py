@@ -23,6 +23,7 @@ def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_la
                        title: str = "", annotate: bool | None = None):
     """Show a matrix as a signed colour map with lines between blocks (slices) and optional labels.
 
+
     Examples
     --------
     >>> import numpy as np
@@ -74,6 +75,7 @@ def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alph
 
     Mass centres are dots labelled with the body number, joints are open circles.
     Works for ``"planar"`` and ``"point2"`` bodies.
+
 
     Examples
     --------
