@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_eq7", "plot_matrix_blocks", "draw_planar"]
+__all__ = ["plot_eq7", "plot_matrix_blocks", "draw_planar", "tree_layout", "draw_tree", "recursion_frames", "animate_recursion"]
 
 
 def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_labels=None, col_labels=None,
@@ -113,3 +113,118 @@ def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alph
         ax.plot(*q, "o", mfc="white", mec="k", ms=6, alpha=alpha)
     ax.set_aspect("equal")
     return ax
+
+
+def tree_layout(topology) -> dict:
+    """(x, y) of every node for a layered drawing: leaves evenly spaced, parents centred, depth downwards.
+
+    Examples
+    --------
+    >>> from rfda_teach.tree import Topology
+    >>> sorted(tree_layout(Topology.from_parents([-1, 0, 0])).items())
+    [(0, (0.5, 0.0)), (1, (0.0, -1.0)), (2, (1.0, -1.0))]
+    """
+    pos, leaf = {}, [0]
+
+    def place(i, depth):
+        ch = topology.children(i)
+        for c in ch:
+            place(c, depth + 1)
+        if ch:
+            x = float(np.mean([pos[c][0] for c in ch]))
+        else:
+            x = float(leaf[0])
+            leaf[0] += 1
+        pos[i] = (x, -float(depth) + 0.0)
+
+    place(topology.root, 0)
+    return pos
+
+
+def draw_tree(topology, *, ax=None, colors=None, highlight=None, title: str = ""):
+    """Draw a tree topology (Fig. 1 style): nodes as numbered circles, joints as lines to the parent,
+    the ground as a hatched bar above the root.  ``colors`` maps node -> colour; ``highlight``
+    is a node drawn with a thick outline.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import models, viz
+    >>> ax = viz.draw_tree(models.figure1_tree().topology)
+    >>> len(ax.texts)
+    13
+    """
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    pos = tree_layout(topology)
+    colors = colors or {}
+    rx, ry = pos[topology.root]
+    ax.plot([rx - 0.6, rx + 0.6], [ry + 0.6, ry + 0.6], color="k", lw=3)
+    ax.plot([rx, rx], [ry, ry + 0.6], color="k", lw=1.5)
+    for i, p in enumerate(topology.parents):
+        if p >= 0:
+            ax.plot([pos[i][0], pos[p][0]], [pos[i][1], pos[p][1]], color="k", lw=1.5, zorder=1)
+    for i, (x, y) in pos.items():
+        ax.scatter([x], [y], s=420, color=colors.get(i, "white"), edgecolors="k",
+                   linewidths=3.0 if i == highlight else 1.0, zorder=2)
+        ax.text(x, y, str(i), ha="center", va="center", fontsize=10, zorder=3)
+    ax.set_axis_off()
+    ax.set_xlim(min(x for x, _ in pos.values()) - 0.8, max(x for x, _ in pos.values()) + 0.8)
+    ax.set_ylim(min(y for _, y in pos.values()) - 0.6, 1.0)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def recursion_frames(topology) -> list:
+    """The steps of the RFDA as (stage, node) pairs: step 1 leaves-to-root, then step 2 root-to-leaves.
+
+    Examples
+    --------
+    >>> from rfda_teach.tree import Topology
+    >>> recursion_frames(Topology.from_parents([-1, 0, 0]))
+    [('step 1', 2), ('step 1', 1), ('step 1', 0), ('step 2', 0), ('step 2', 1), ('step 2', 2)]
+    """
+    order = list(topology.order)
+    return [("step 1", k) for k in reversed(order)] + [("step 2", k) for k in order]
+
+
+def animate_recursion(topology, *, interval: int = 600):
+    """A matplotlib animation of the two sweeps of the RFDA on a tree.
+
+    Step 1 (orange) forms M_hat_j, f_hat_j at each node once all its children are done
+    (eq. 9-12); step 2 (green) solves eq. (8) for yddot_j once the parent's is known.
+    Returns ``(fig, anim)``; show it with ``HTML(anim.to_jshtml())`` and close ``fig``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from rfda_teach import viz
+    >>> from rfda_teach.tree import Topology
+    >>> fig, anim = viz.animate_recursion(Topology.from_parents([-1, 0]))
+    >>> "<script" in anim.to_jshtml()
+    True
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+    frames = recursion_frames(topology)
+    fig, ax = plt.subplots(figsize=(6, 4))
+
+    def draw(f):
+        ax.clear()
+        stage, node = frames[f]
+        colors = {}
+        for s, k in frames[: f + 1]:
+            colors[k] = "#f4a259" if s == "step 1" else "#8cc084"
+        what = (f"step 1: form $\\hat M_{{{node}}}, \\hat f_{{{node}}}$ (eq. 9-12)" if stage == "step 1"
+                else f"step 2: solve eq. (8) for $\\ddot y_{{{node}}}$")
+        draw_tree(topology, ax=ax, colors=colors, highlight=node, title=what)
+        return []
+
+    anim = FuncAnimation(fig, draw, frames=len(frames), interval=interval, blit=False)
+    return fig, anim
