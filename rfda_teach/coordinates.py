@@ -419,3 +419,53 @@ def subtree_mass_matrix(system: System, state, nodes) -> np.ndarray:
 
 
 __all__.append("subtree_mass_matrix")
+
+
+class MethodComparison(NamedTuple):
+    """Method 1 and Method 2 on one joint: both conditions for each, and M_hat_j three ways."""
+
+    method1: tuple          # (condition 1, condition 2) as ConditionCheck
+    method2: tuple
+    M_hat_method1: np.ndarray
+    M_hat_method2: np.ndarray
+    M_hat_eq9: np.ndarray
+
+    @property
+    def max_difference(self) -> float:
+        """Largest |M_hat| difference between the three, relative to |M_hat_eq9|."""
+        ref = np.linalg.norm(self.M_hat_eq9)
+        return float(max(np.linalg.norm(self.M_hat_method1 - self.M_hat_eq9),
+                         np.linalg.norm(self.M_hat_method2 - self.M_hat_eq9)) / ref)
+
+
+def compare_methods(M_j, M_k, G_k, Q_k, G_kd, *, C_c=None, C_f=None) -> MethodComparison:
+    """Run Method 1 (eq. 37-38, with C_c, C_f) and Method 2 (eq. 43-44) on a parent-child pair and
+    compare M_hat_j = M_j + S_k^T E~^T M_k E~ S_k (eq. 28) with eq. (9).
+
+    E_k, D_k come from Appendix A (eq. 60).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> from rfda_teach.system import terms
+    >>> sys = models.planar_revolute_pair(); tr = terms(sys, models.random_state(sys, seed=0))
+    >>> jt = tr.joint[1]
+    >>> c = compare_methods(tr.M[0], tr.M[1], jt.G, jt.Q, jt.G_d, C_c=[[2.0, 1.0], [0.0, 1.0]], C_f=[[-3.0]])
+    >>> all(ch.holds for ch in c.method1 + c.method2), c.max_difference < 1e-12
+    (True, True)
+    """
+    E, D = appendix_a(G_k, G_kd)[:2]
+    Et1, Dt1 = method_1(M_k, G_k, D, C_c, C_f)
+    Et2, Dt2, _ = method_2(M_k, E, D)
+    M_hats = []
+    for Et in (Et1, Et2):
+        S, _ = S_a(G_k, Q_k, Et)
+        M_hats.append(M_j + S.T @ (Et.T @ M_k @ Et) @ S)
+    W = np.linalg.inv(G_k @ np.linalg.solve(M_k, G_k.T))
+    M9 = M_j + Q_k.T @ W @ Q_k                                               # eq. (9)
+    return MethodComparison((condition_1(G_k, Dt1), condition_2(M_k, Et1, Dt1)),
+                            (condition_1(G_k, Dt2), condition_2(M_k, Et2, Dt2)), M_hats[0], M_hats[1], M9)
+
+
+__all__ += ["MethodComparison", "compare_methods"]

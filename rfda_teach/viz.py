@@ -228,3 +228,84 @@ def animate_recursion(topology, *, interval: int = 600):
 
     anim = FuncAnimation(fig, draw, frames=len(frames), interval=interval, blit=False)
     return fig, anim
+
+
+def methods_panel():
+    """An ipywidgets panel for the planar revolute pair: sliders for m_k, J_k, s'_k, phi_k and the
+    entries of C_c (2x2) and C_f (1x1); it prints conditions 1 and 2 for Method 1 and Method 2 and
+    M_hat_j from eq. (28) with each method and from eq. (9).
+
+    Needs a running kernel; the rendered book shows a static grid instead.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):   # no front end here: the output goes to stdout
+    ...     panel = methods_panel()
+    >>> type(panel).__name__
+    'VBox'
+    """
+    import ipywidgets as w
+    from . import models
+    from .coordinates import compare_methods
+    from .system import terms
+
+    sl = dict(
+        m_k=w.FloatSlider(value=1.0, min=0.1, max=5.0, step=0.1, description="m_k"),
+        J_k=w.FloatSlider(value=0.1, min=0.01, max=1.0, step=0.01, description="J_k"),
+        s_kx=w.FloatSlider(value=-0.4, min=-1.0, max=1.0, step=0.05, description="s'_kx"),
+        s_ky=w.FloatSlider(value=0.05, min=-1.0, max=1.0, step=0.05, description="s'_ky"),
+        phi_k=w.FloatSlider(value=0.6, min=-3.1, max=3.1, step=0.05, description="phi_k"),
+        c11=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_c[0,0]"),
+        c12=w.FloatSlider(value=0.0, min=-3, max=3, step=0.1, description="C_c[0,1]"),
+        c21=w.FloatSlider(value=0.0, min=-3, max=3, step=0.1, description="C_c[1,0]"),
+        c22=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_c[1,1]"),
+        cf=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_f"),
+    )
+    out = w.Output()
+
+    def update(_=None):
+        v = {k: s.value for k, s in sl.items()}
+        out.clear_output()
+        with out:
+            print(methods_report(**v))
+
+    for s in sl.values():
+        s.observe(update, names="value")
+    update()
+    return w.VBox([w.HBox([w.VBox(list(sl.values())[:5]), w.VBox(list(sl.values())[5:])]), out])
+
+
+def methods_report(m_k=1.0, J_k=0.1, s_kx=-0.4, s_ky=0.05, phi_k=0.6, c11=1.0, c12=0.0, c21=0.0, c22=1.0,
+                   cf=1.0) -> str:
+    """Text of :func:`methods_panel` for one setting (planar revolute pair, parent at rest at the origin).
+
+    Examples
+    --------
+    >>> print(methods_report().splitlines()[0][:45])
+    Method 1: condition 1 holds (residual 0.0e+00
+    """
+    import numpy as np
+    from . import models
+    from .coordinates import compare_methods
+    from .errors import RFDAError
+    from .system import terms
+    pair = models.planar_revolute_pair(m_k=m_k, J_k=J_k, s_k=(s_kx, s_ky), gravity=(0.0, -9.81))
+    q = [np.zeros(3), np.array([phi_k])]
+    st = models.state_from_joints(pair, q, [np.zeros(3), np.zeros(1)])
+    tr = terms(pair, st)
+    jt = tr.joint[1]
+    try:
+        c = compare_methods(tr.M[0], tr.M[1], jt.G, jt.Q, jt.G_d, C_c=[[c11, c12], [c21, c22]], C_f=[[cf]])
+    except RFDAError as exc:
+        return f"refused: {exc}"
+    lines = []
+    for name, (c1, c2) in (("Method 1", c.method1), ("Method 2", c.method2)):
+        lines.append(f"{name}: condition 1 {'holds' if c1.holds else 'FAILS'} (residual {c1.residual:.1e}), "
+                     f"condition 2 {'holds' if c2.holds else 'FAILS'} (residual {c2.residual:.1e})")
+    lines.append("M_hat_j (eq. 9) =\n" + np.array2string(c.M_hat_eq9, precision=4, suppress_small=True))
+    lines.append(f"largest difference of Method 1 / Method 2 M_hat_j from eq. (9): {c.max_difference:.1e}")
+    return "\n".join(lines)
+
+
+__all__ += ["methods_panel", "methods_report"]
