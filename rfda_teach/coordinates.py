@@ -469,3 +469,32 @@ def compare_methods(M_j, M_k, G_k, Q_k, G_kd, *, C_c=None, C_f=None) -> MethodCo
 
 
 __all__ += ["MethodComparison", "compare_methods"]
+
+
+def loop_integral(W, path) -> np.ndarray:
+    """Integrate the rates u' = W(y) y' of a set of (pseudo-)coordinates u along a closed polygon
+    ``path`` of configurations y (midpoint rule on each segment, refined 200 times).
+
+    For true coordinates the result is zero; a non-zero result shows that u is a
+    pseudo-coordinate (non-integrable, §5.4.1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> loop = [np.zeros(2), np.array([1.0, 0]), np.array([1.0, 1]), np.array([0.0, 1]), np.zeros(2)]
+    >>> bool(np.allclose(loop_integral(lambda y: np.eye(2), loop), 0))          # u = y: a coordinate
+    True
+    >>> float(np.round(loop_integral(lambda y: np.array([[1.0, y[0]]]), loop)[0], 6))   # du = dx + x dy
+    1.0
+    """
+    total = None
+    for a, b in zip(path[:-1], path[1:]):
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        for s in (np.arange(200) + 0.5) / 200:
+            y = a + s * (b - a)
+            step = W(y) @ ((b - a) / 200)
+            total = step if total is None else total + step
+    return total
+
+
+__all__ += ["loop_integral"]

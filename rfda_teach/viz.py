@@ -308,4 +308,43 @@ def methods_report(m_k=1.0, J_k=0.1, s_kx=-0.4, s_ky=0.05, phi_k=0.6, c11=1.0, c
     return "\n".join(lines)
 
 
-__all__ += ["methods_panel", "methods_report"]
+__all__ += ["methods_panel", "methods_report", "displacement_modes"]
+
+
+def displacement_modes(system, state, T, *, delta: float = 0.4, titles=None, axes=None, bodies=None):
+    """Draw, for every column c of T (a map from some coordinates' rates to the stacked absolute
+    velocities of ``bodies``), the system before (grey) and after the first-order displacement
+    y + delta * T[:, c] - the pictures of Figs. 4, 5 and 6 of the paper.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from rfda_teach import models, viz
+    >>> sys = models.planar_revolute_pair(); st = models.random_state(sys, seed=0)
+    >>> axes = viz.displacement_modes(sys, st, np.eye(6)[:, :2])
+    >>> len(axes)
+    2
+    """
+    import matplotlib.pyplot as plt
+    from .system import State
+    bodies = list(range(system.n)) if bodies is None else list(bodies)
+    ncol = T.shape[1]
+    if axes is None:
+        _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, 3.2), squeeze=False)
+        axes = axes[0]
+    y0 = np.asarray(state[0], float)
+    rows = np.concatenate([np.arange(system.vel_slices[i].start, system.vel_slices[i].stop) for i in bodies])
+    for c, ax in enumerate(axes):
+        dyd = np.zeros(system.n_vel)
+        dyd[rows] = delta * T[:, c]
+        y1 = y0.copy()
+        for i in range(system.n):                  # planar kinds: positions and velocities line up
+            y1[system.pos_slices[i]] += dyd[system.vel_slices[i]]
+        draw_planar(system, State(y0, state[1]), ax=ax, labels=False, color="0.75", lw=3)
+        draw_planar(system, State(y1, state[1]), ax=ax, labels=False)
+        ax.set_xticks([]); ax.set_yticks([])
+        if titles is not None:
+            ax.set_title(titles[c], fontsize=9)
+    return axes
