@@ -1,0 +1,567 @@
+"""Kane's equations with relative coordinates and Euler parameters (the eight-body notes).
+
+Bodies are numbered 1..N from the reference body 1 outward; the body-connection
+array L gives each body's adjacent lower body (L(1) = 0, the inertial frame) and a
+lower body must have a lower number.  The generalized coordinates and speeds are,
+eq. (1),
+
+    x = [eps_hat (4N); s' (3N)],        y = [omega_hat' (3N); s'dot (3N)],
+
+eps_hat_K = (eps_K1, eps_K2, eps_K3, eps_K4) the Euler parameters of body K
+relative to L(K) (eps_K4 the scalar part), s'_K the translation of O_K from Q_K
+in L(K)-frame components, omega_hat'_K the relative angular velocity in
+K-frame components.  Everything is computed by the recursions of the notes:
+relative rotation eq. (4), angular velocities eq. (11), partial angular
+velocities eq. (14)-(15) and their rates eq. (18), positions eq. (20)-(21),
+partial velocities of origins and mass centres eq. (26)-(30) and their rates
+eq. (31)-(32), generalized mass matrix eq. (40) and forcing eq. (41).
+
+Partial-velocity matrices are stored as dictionaries {block: 3x3 matrix} over the
+2N blocks of y (block K-1 for omega_hat'_K, block N+K-1 for s'dot_K): a body's
+partials are non-zero only in the blocks of its own branch (eq. 13, 15, 27-28),
+and blocks that are zero are never stored or multiplied.
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import kane
+>>> sys = kane.eight_body()
+>>> A, f = kane.mass_matrix_and_forcing(sys, sys.x0, sys.y0)
+>>> A.shape, f.shape, bool(np.allclose(A, A.T))
+((48, 48), (48,), True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+from scipy.integrate import solve_ivp
+from scipy.linalg import cho_factor, cho_solve
+
+from .bodies import skew
+from .errors import ModelError, RFDAError, TopologyError
+from .tree import Topology
+
+__all__ = ["KaneSystem", "BodyState", "eight_body", "EIGHT_BODY_L", "relative_rotation", "E_hat",
+           "kinematics", "mass_matrix_and_forcing", "body_states", "simulate", "euler_norm_drift",
+           "state_derivative", "momentum", "kinetic_energy", "energy", "reduced_dynamics", "EULER_GAIN"]
+
+#: body-connection array of the notes' eight-body example: L(K) for K = 1..8 (0 = inertial frame)
+EIGHT_BODY_L = (0, 1, 2, 1, 2, 1, 1, 7)
+
+#: gain (1/s) of the Euler-parameter norm stabilisation in the kinematical equations
+EULER_GAIN = 10.0
+
+
+@dataclass(frozen=True, eq=False)
+class KaneSystem:
+    """A tree of rigid bodies for Kane's method with relative coordinates.
+
+    ``L[K-1]`` is the lower body of body K (0 for the inertial frame, only for body 1);
+    ``mass[K-1]``, ``inertia[K-1]`` (central inertia matrix I'_GK in K-frame components),
+    ``q[K-1]`` = q'_K (from O_J to Q_K, J-frame components; q'_1 = 0), ``r[K-1]`` = r'_K
+    (from O_K to G_K, K-frame components), gravity in inertial components, and an initial
+    state ``x0``, ``y0``.
+    """
+
+    L: tuple
+    mass: np.ndarray
+    inertia: np.ndarray
+    q: np.ndarray
+    r: np.ndarray
+    gravity: np.ndarray
+    x0: np.ndarray
+    y0: np.ndarray
+    name: str = ""
+    topology: Topology = field(init=False, repr=False)
+
+    def __post_init__(self):
+        L = tuple(int(v) for v in self.L)
+        N = len(L)
+        if N == 0 or L[0] != 0:
+            raise TopologyError("body 1 must be the reference body: L(1) = 0 (the inertial frame)")
+        for K, J in enumerate(L, start=1):
+            if K > 1 and J == 0:
+                raise TopologyError(f"body {K} has L({K}) = 0; only body 1 may hang from the inertial frame")
+            if J >= K:
+                raise TopologyError(f"body {K} has lower body {J} >= {K}; number the bodies from the reference "
+                                    "body outward so that a lower body has a lower number (the notes' convention)")
+        topo = Topology.from_parents([J - 1 for J in L])
+        mass = np.asarray(self.mass, float).reshape(-1)
+        inertia = np.asarray(self.inertia, float)
+        q, r = np.asarray(self.q, float), np.asarray(self.r, float)
+        if mass.shape != (N,) or inertia.shape != (N, 3, 3) or q.shape != (N, 3) or r.shape != (N, 3):
+            raise ModelError(f"Kane system of {N} bodies needs mass (N,), inertia (N,3,3), q (N,3), r (N,3); got "
+                             f"{mass.shape}, {inertia.shape}, {q.shape}, {r.shape}")
+        for K in range(N):
+            if not mass[K] > 0:
+                raise ModelError(f"body {K + 1}: mass {mass[K]} is not positive; give every body a mass > 0")
+            I = inertia[K]
+            if not np.allclose(I, I.T) or np.linalg.eigvalsh(I).min() <= 0:
+                raise ModelError(f"body {K + 1}: inertia matrix is not symmetric positive definite")
+        g = np.asarray(self.gravity, float)
+        x0, y0 = np.asarray(self.x0, float), np.asarray(self.y0, float)
+        for name, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g)):
+            if not np.all(np.isfinite(v)):
+                raise ModelError(f"Kane system: {name} contains NaN or inf")
+        for k, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g),
+                     ("x0", x0), ("y0", y0)):
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "L", L)
+        object.__setattr__(self, "topology", topo)
+        _check_state(self, x0, y0)
+
+    @property
+    def N(self) -> int:
+        """Number of bodies."""
+        return len(self.L)
+
+
+def _check_state(system: KaneSystem, x, y, tol: float = 1e-6):
+    N = system.N
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if x.shape != (7 * N,):
+        raise ModelError(f"x has shape {x.shape}; {N} bodies need 7N = {7 * N} coordinates [eps (4N); s' (3N)]")
+    if y.shape != (6 * N,):
+        raise ModelError(f"y has shape {y.shape}; {N} bodies need 6N = {6 * N} speeds [omega' (3N); s'dot (3N)]")
+    for name, v in (("x", x), ("y", y)):
+        if not np.all(np.isfinite(v)):
+            i = int(np.argmax(~np.isfinite(v)))
+            raise ModelError(f"{name}[{i}] is {v[i]}; the state must be finite")
+    for K in range(N):
+        n = np.linalg.norm(x[4 * K:4 * K + 4])
+        if abs(n - 1.0) > tol:
+            raise ModelError(f"body {K + 1}: Euler parameters have norm {n:.8f}, not 1 (tolerance {tol}); "
+                             "normalise them")
+    return x, y
+
+
+def relative_rotation(eps: np.ndarray) -> np.ndarray:
+    """[^J R_K] of eq. (4): K-frame components from J-frame components, eps = (e1, e2, e3, e4), e4 scalar.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c, s = np.cos(0.25), np.sin(0.25)                   # 0.5 rad about the common 3-axis
+    >>> np.round(relative_rotation(np.array([0, 0, s, c])), 4)
+    array([[ 0.8776,  0.4794,  0.    ],
+           [-0.4794,  0.8776,  0.    ],
+           [ 0.    ,  0.    ,  1.    ]])
+    """
+    e1, e2, e3, e4 = eps
+    return np.array([
+        [e1 * e1 - e2 * e2 - e3 * e3 + e4 * e4, 2 * (e1 * e2 + e3 * e4), 2 * (e1 * e3 - e2 * e4)],
+        [2 * (e1 * e2 - e3 * e4), -e1 * e1 + e2 * e2 - e3 * e3 + e4 * e4, 2 * (e2 * e3 + e1 * e4)],
+        [2 * (e1 * e3 + e2 * e4), 2 * (e2 * e3 - e1 * e4), -e1 * e1 - e2 * e2 + e3 * e3 + e4 * e4]])
+
+
+def E_hat(eps: np.ndarray) -> np.ndarray:
+    """[E_hat'_K]^T of eq. (44) (4x3): eps_dot = 1/2 [E_hat']^T omega_hat' (eq. 9, 42).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> E_hat(np.array([0.0, 0.0, 0.0, 1.0]))
+    array([[ 1., -0.,  0.],
+           [ 0.,  1., -0.],
+           [-0.,  0.,  1.],
+           [-0., -0., -0.]])
+    """
+    e1, e2, e3, e4 = eps
+    return np.array([[e4, -e3, e2], [e3, e4, -e1], [-e2, e1, e4], [-e1, -e2, -e3]])
+
+
+class Kinematics(NamedTuple):
+    """Per body (0-based lists): relative and absolute rotations, angular velocity (K comps),
+    partial angular velocities W and rates Wd, partial velocities of the origin VO (J comps)
+    and of the mass centre VG (K comps) with rates, mass-centre velocity vG (K comps) and
+    positions of the origin pO and mass centre pG (K comps)."""
+
+    R_rel: list
+    R: list
+    omega: list
+    W: list
+    Wd: list
+    VO: list
+    VOd: list
+    VG: list
+    VGd: list
+    vG: list
+    pG: list
+
+
+def _apply(blocks: dict, y: np.ndarray) -> np.ndarray:
+    out = np.zeros(3)
+    for b, B in blocks.items():
+        out += B @ y[3 * b:3 * b + 3]
+    return out
+
+
+def _add(*dicts) -> dict:
+    out = {}
+    for d in dicts:
+        for b, B in d.items():
+            out[b] = out[b] + B if b in out else B
+    return out
+
+
+def kinematics(system: KaneSystem, x, y) -> Kinematics:
+    """All recursive kinematic quantities of the notes, eq. (4), (11), (14)-(21), (23)-(32).
+
+    Examples
+    --------
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> k = kane.kinematics(sys, sys.x0, sys.y0)
+    >>> sorted(k.W[7])                    # body 8: blocks of bodies 1, 7, 8 (eq. 14 for the example)
+    [0, 6, 7]
+    """
+    x, y = _check_state(system, x, y)
+    N = system.N
+    eye = np.eye(3)
+    out = Kinematics(*[[None] * N for _ in range(11)])
+    pO = [None] * N
+    for k in range(N):
+        j = system.L[k] - 1
+        eps = x[4 * k:4 * k + 4] / np.linalg.norm(x[4 * k:4 * k + 4])
+        s, sdot, w_hat = x[4 * N + 3 * k:4 * N + 3 * k + 3], y[3 * N + 3 * k:3 * N + 3 * k + 3], y[3 * k:3 * k + 3]
+        Rr = relative_rotation(eps)                                            # eq. (4)
+        out.R_rel[k] = Rr
+        out.R[k] = Rr @ (eye if j < 0 else out.R[j])                          # eq. (3), (5)
+        Wj = {} if j < 0 else out.W[j]
+        Wdj = {} if j < 0 else out.Wd[j]
+        out.omega[k] = (Rr @ out.omega[j] if j >= 0 else 0.0) + w_hat        # eq. (11)
+        out.W[k] = _add({b: Rr @ B for b, B in Wj.items()}, {k: eye})         # eq. (14)-(15)
+        wt = skew(w_hat)
+        out.Wd[k] = _add({b: Rr @ B for b, B in Wdj.items()},                 # eq. (18)
+                         {b: wt.T @ Rr @ B for b, B in Wj.items()})
+        if j < 0:
+            out.VO[k], out.VOd[k] = {N + k: eye}, {}
+            pO[k] = Rr @ s                                                     # p'_O1 = [R_1] s'_1
+        else:
+            Rj = out.R_rel[j]
+            wj_hat = y[3 * j:3 * j + 3]
+            qs = skew(system.q[k] + s)
+            out.VO[k] = _add({b: Rj @ B for b, B in out.VO[j].items()},        # eq. (26)-(28)
+                             {b: -qs @ B for b, B in Wj.items()}, {N + k: eye})
+            out.VOd[k] = _add({b: Rj @ B for b, B in out.VOd[j].items()},      # eq. (32)
+                              {b: skew(wj_hat).T @ Rj @ B for b, B in out.VO[j].items()},
+                              {b: -skew(sdot) @ B for b, B in Wj.items()},
+                              {b: -qs @ B for b, B in Wdj.items()})
+            pO[k] = Rr @ (pO[j] + system.q[k] + s)                            # eq. (20)
+        rt = skew(system.r[k])
+        out.VG[k] = _add({b: Rr @ B for b, B in out.VO[k].items()},            # eq. (30)
+                         {b: -rt @ B for b, B in out.W[k].items()})
+        out.VGd[k] = _add({b: Rr @ B for b, B in out.VOd[k].items()},          # eq. (31)
+                          {b: wt.T @ Rr @ B for b, B in out.VO[k].items()},
+                          {b: -rt @ B for b, B in out.Wd[k].items()})
+        out.vG[k] = _apply(out.VG[k], y)                                       # eq. (29)
+        out.pG[k] = pO[k] + system.r[k]                                        # eq. (21)
+    return out
+
+
+def mass_matrix_and_forcing(system: KaneSystem, x, y, *, forces=None, moments=None):
+    """[A] of eq. (40) and {f} of eq. (41) at the state (x, y): [A] ydot = {f} (eq. 39).
+
+    ``forces`` / ``moments`` are optional (N, 3) arrays of extra forces at the mass
+    centres and moments, in inertial components; gravity is always included.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> A, f = kane.mass_matrix_and_forcing(sys, sys.x0, sys.y0)
+    >>> bool(np.linalg.eigvalsh(A).min() > 0)
+    True
+    """
+    x, y = _check_state(system, x, y)
+    N = system.N
+    kin = kinematics(system, x, y)
+    A = np.zeros((6 * N, 6 * N))
+    f = np.zeros(6 * N)
+    F_ext = np.zeros((N, 3)) if forces is None else np.asarray(forces, float).reshape(N, 3)
+    M_ext = np.zeros((N, 3)) if moments is None else np.asarray(moments, float).reshape(N, 3)
+    for k in range(N):
+        m, I = system.mass[k], system.inertia[k]
+        R, VG, W, w, vG = kin.R[k], kin.VG[k], kin.W[k], kin.omega[k], kin.vG[k]
+        F = R @ (m * system.gravity + F_ext[k])                                  # {F'_K}, K components
+        M = R @ M_ext[k]
+        a_bias = _apply(kin.VGd[k], y) + np.cross(w, vG)                        # VG_dot y + omega x v_G
+        h_bias = I @ _apply(kin.Wd[k], y) + np.cross(w, I @ w)                  # I W_dot y + omega x I omega
+        for a, Ba in VG.items():
+            f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # eq. (41), translation
+            for b, Bb in VG.items():
+                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += m * Ba.T @ Bb             # eq. (40)
+        for a, Ba in W.items():
+            f[3 * a:3 * a + 3] += Ba.T @ (M - h_bias)                            # eq. (41), rotation
+            for b, Bb in W.items():
+                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += Ba.T @ I @ Bb             # eq. (40)
+    return A, f
+
+
+class BodyState(NamedTuple):
+    """One body, inertial components: mass, central inertia, mass-centre position and velocity, omega."""
+
+    mass: float
+    inertia: np.ndarray
+    position: np.ndarray
+    velocity: np.ndarray
+    omega: np.ndarray
+
+
+def body_states(system: KaneSystem, x, y) -> list:
+    """Per body: mass, central inertia matrix, mass-centre position and velocity, angular velocity,
+    all in inertial-frame components (R_K^T times the body-frame quantities).
+
+    Examples
+    --------
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> b = kane.body_states(sys, sys.x0, sys.y0)
+    >>> len(b), b[0].mass
+    (8, 10.0)
+    """
+    kin = kinematics(system, x, y)
+    out = []
+    for k in range(system.N):
+        RT = kin.R[k].T
+        out.append(BodyState(float(system.mass[k]), RT @ system.inertia[k] @ kin.R[k], RT @ kin.pG[k],
+                             RT @ kin.vG[k], RT @ kin.omega[k]))
+    return out
+
+
+def momentum(system: KaneSystem, x, y):
+    """Total linear momentum and angular momentum about the inertial origin (inertial components)."""
+    P, H = np.zeros(3), np.zeros(3)
+    for b in body_states(system, x, y):
+        P += b.mass * b.velocity
+        H += np.cross(b.position, b.mass * b.velocity) + b.inertia @ b.omega
+    return P, H
+
+
+def kinetic_energy(system: KaneSystem, x, y) -> float:
+    """1/2 y^T [A] y, equal to the sum of 1/2 m v_G^2 + 1/2 omega^T I omega."""
+    return float(sum(0.5 * b.mass * b.velocity @ b.velocity + 0.5 * b.omega @ b.inertia @ b.omega
+                     for b in body_states(system, x, y)))
+
+
+def energy(system: KaneSystem, x, y) -> float:
+    """Kinetic plus gravitational potential energy."""
+    V = -sum(b.mass * system.gravity @ b.position for b in body_states(system, x, y))
+    return kinetic_energy(system, x, y) + float(V)
+
+
+def state_derivative(system: KaneSystem, x, y, *, speeds=None):
+    """(xdot, ydot): eq. (42)-(43) with norm stabilisation, and ydot from eq. (39).
+
+    The kinematical equation of each body's Euler parameters is
+    eps_dot = 1/2 [E_hat']^T omega_hat' + (k/2)(1 - |eps|^2) eps (k = :data:`EULER_GAIN`):
+    the added term vanishes on |eps| = 1 and drives |eps|^2 - 1 to zero at rate k
+    (constraint stabilisation).  ``speeds`` restricts the motion to a subset of the 6N speeds
+    (see :func:`reduced_dynamics`).
+    """
+    N = system.N
+    xdot = np.zeros(7 * N)
+    for k in range(N):
+        eps = x[4 * k:4 * k + 4]
+        xdot[4 * k:4 * k + 4] = 0.5 * E_hat(eps) @ y[3 * k:3 * k + 3] + 0.5 * EULER_GAIN * (1 - eps @ eps) * eps
+    xdot[4 * N:] = y[3 * N:]                                                      # eq. (43)
+    xn = x.copy()
+    for k in range(N):
+        xn[4 * k:4 * k + 4] /= np.linalg.norm(x[4 * k:4 * k + 4])
+    if speeds is None:
+        A, f = mass_matrix_and_forcing(system, xn, y)
+        ydot = _solve_spd(A, f)
+    else:
+        ydot = reduced_dynamics(system, xn, y, speeds)
+    return xdot, ydot
+
+
+def _solve_spd(A, f):
+    try:
+        return cho_solve(cho_factor(A), f)
+    except np.linalg.LinAlgError:
+        raise ModelError("the generalized mass matrix [A] is not positive definite; check masses and "
+                         "inertias") from None
+
+
+def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
+    """ydot when only the generalized speeds listed in ``speeds`` (indices into y) may be non-zero.
+
+    Holding the other speeds at zero turns the free joints into joints: dropping s'dot_K
+    makes joint K spherical, keeping one component of omega_hat'_K as well makes it revolute.
+    The remaining rows of eq. (39) are [A_SS] ydot_S = {f_S} (Kane's equations with the
+    reduced set of speeds); the returned ydot is zero outside S.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> S = list(range(24)) + list(range(24, 27))       # all rotations, translation of body 1 only
+    >>> y = np.where(np.isin(np.arange(48), S), sys.y0, 0.0)
+    >>> yd = kane.reduced_dynamics(sys, sys.x0, y, S)
+    >>> bool(np.all(yd[27:] == 0))
+    True
+    """
+    S = np.asarray(sorted(set(int(i) for i in speeds)))
+    N = system.N
+    if S.size == 0 or S.min() < 0 or S.max() >= 6 * N:
+        raise ModelError(f"speeds must be indices 0..{6 * N - 1} of y, got {list(speeds)!r}")
+    mask = np.zeros(6 * N, bool)
+    mask[S] = True
+    if np.any(np.abs(np.asarray(y)[~mask]) > 0):
+        raise ModelError("y has non-zero entries outside the kept speeds; set the dropped speeds to zero")
+    A, f = mass_matrix_and_forcing(system, x, y)
+    out = np.zeros(6 * N)
+    out[S] = _solve_spd(A[np.ix_(S, S)], f[S])
+    return out
+
+
+def euler_norm_drift(system: KaneSystem, X) -> float:
+    """Largest | |eps_K| - 1 | over a trajectory X (rows of x)."""
+    X = np.atleast_2d(X)
+    N = system.N
+    norms = np.linalg.norm(X[:, :4 * N].reshape(len(X), N, 4), axis=2)
+    return float(np.abs(norms - 1).max())
+
+
+def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10, atol: float = 1e-10,
+             t_eval=None, speeds=None):
+    """Integrate eq. (39), (42)-(43) over [0, t_final] with solve_ivp (DOP853).
+
+    Returns (t, X, Y) with X of shape (len(t), 7N) and Y of shape (len(t), 6N).  The
+    Euler-parameter norm is held by constraint stabilisation (:func:`state_derivative`);
+    :func:`euler_norm_drift` reports what is left.
+
+    Examples
+    --------
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body(gravity=0.0)
+    >>> t, X, Y = kane.simulate(sys, sys.x0, sys.y0, 0.05, t_eval=[0.0, 0.05])
+    >>> X.shape, Y.shape
+    ((2, 56), (2, 48))
+    """
+    if not np.isfinite(t_final) or t_final <= 0:
+        raise ModelError(f"t_final = {t_final}; give a positive, finite duration")
+    x0, y0 = _check_state(system, x0, y0)
+    N = system.N
+
+    def rhs(t, z):
+        xd, yd = state_derivative(system, z[:7 * N], z[7 * N:], speeds=speeds)
+        return np.concatenate([xd, yd])
+
+    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([x0, y0]), method="DOP853", rtol=rtol, atol=atol,
+                    t_eval=t_eval)
+    if not sol.success:
+        raise RFDAError(f"integration failed: {sol.message}")
+    return sol.t, sol.y[:7 * N].T, sol.y[7 * N:].T
+
+
+def _unit_quat(axis, angle):
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    return np.concatenate([np.sin(angle / 2) * axis, [np.cos(angle / 2)]])
+
+
+def eight_body(gravity: float = 9.81) -> KaneSystem:
+    """The eight-body tree of the notes, L = (0, 1, 2, 1, 2, 1, 1, 7), with the data chosen here.
+
+    The notes give the topology only; this book chooses (SI units, all vectors as stated):
+
+    * body 1: a 0.6 x 0.4 x 0.2 m box of 10 kg, the reference body, O_1 at its mass centre;
+    * bodies 2..8: slender links of 1 kg (bodies 2, 4, 6, 7) or 0.5 kg (3, 5, 8), 0.4 m long
+      along their own 1-axis, O_K at one end, G_K at the middle (r'_K = (0.2, 0, 0)),
+      I' = diag(m w^2/6, m (L^2 + w^2)/12, m (L^2 + w^2)/12) with w = 0.04 m;
+    * Q_K (q'_K, in the lower body's frame): links on body 1 at its faces, (+0.3, 0, 0) for 2,
+      (-0.3, 0, 0) for 4, (0, 0.2, 0) for 6, (0, -0.2, 0) for 7; links on links at the far end
+      of the lower link, (0.4, 0, 0);
+    * initial s'_K = 0 (O_K at Q_K) except s'_1 = (0, 0, 1) m; initial relative orientations:
+      body 4 turned by pi about 3, body 6 by +pi/2 about 3, body 7 by -pi/2 about 3, body 5
+      by 0.4 rad about 2, the others aligned;
+    * initial rates: body 1 spins at (0.3, 0.2, 1.0) rad/s and translates at (0.1, 0, 0.5) m/s,
+      every other body turns relative to its lower body at 0.5 rad/s about its 3-axis (body 3
+      at -0.8 rad/s) and slides at s'dot = (0, 0, 0.05) m/s.
+
+    With ``gravity`` = g the inertial frame has gravity (0, 0, -g); with 0 the system floats.
+    """
+    N = 8
+    mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])
+    inertia = np.zeros((N, 3, 3))
+    a, b, c = 0.6, 0.4, 0.2
+    inertia[0] = 10.0 / 12 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    Lk, w = 0.4, 0.04
+    for k in range(1, N):
+        m = mass[k]
+        inertia[k] = np.diag([m * w * w / 6, m * (Lk * Lk + w * w) / 12, m * (Lk * Lk + w * w) / 12])
+    q = np.array([[0, 0, 0], [0.3, 0, 0], [0.4, 0, 0], [-0.3, 0, 0], [0.4, 0, 0], [0, 0.2, 0], [0, -0.2, 0],
+                  [0.4, 0, 0]], float)
+    r = np.array([[0, 0, 0]] + [[0.2, 0, 0]] * 7, float)
+    eps = [_unit_quat([0, 0, 1], 0.0), _unit_quat([0, 0, 1], 0.0), _unit_quat([0, 0, 1], 0.0),
+           _unit_quat([0, 0, 1], np.pi), _unit_quat([0, 1, 0], 0.4), _unit_quat([0, 0, 1], np.pi / 2),
+           _unit_quat([0, 0, 1], -np.pi / 2), _unit_quat([0, 0, 1], 0.0)]
+    s0 = np.zeros((N, 3))
+    s0[0] = [0, 0, 1.0]
+    x0 = np.concatenate([np.concatenate(eps), s0.ravel()])
+    w0 = np.array([[0.3, 0.2, 1.0]] + [[0, 0, 0.5]] * 7)
+    w0[2] = [0, 0, -0.8]
+    sd0 = np.array([[0.1, 0, 0.5]] + [[0, 0, 0.05]] * 7)
+    y0 = np.concatenate([w0.ravel(), sd0.ravel()])
+    return KaneSystem(EIGHT_BODY_L, mass, inertia, q, r, np.array([0.0, 0.0, -float(gravity)]), x0, y0,
+                      name="eight-body tree of the notes")
+
+
+def accelerations(system: KaneSystem, x, y, ydot) -> list:
+    """Per body (a_G, alpha) in inertial components for given speed rates ydot
+    (a'_G = VG ydot + VG_dot y + omega x v_G, alpha' = W ydot + W_dot y, then R^T).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> A, f = kane.mass_matrix_and_forcing(sys, sys.x0, sys.y0)
+    >>> acc = kane.accelerations(sys, sys.x0, sys.y0, np.linalg.solve(A, f))
+    >>> np.round(acc[3][0], 10) + 0.0          # every body is free: its mass centre falls at g
+    array([ 0.  ,  0.  , -9.81])
+    """
+    kin = kinematics(system, x, y)
+    out = []
+    for k in range(system.N):
+        a = _apply(kin.VG[k], ydot) + _apply(kin.VGd[k], y) + np.cross(kin.omega[k], kin.vG[k])
+        al = _apply(kin.W[k], ydot) + _apply(kin.Wd[k], y)
+        out.append((kin.R[k].T @ a, kin.R[k].T @ al))
+    return out
+
+
+def to_absolute(system: KaneSystem, x, y):
+    """The same bodies as a :class:`rfda_teach.system.System` of spatial bodies in absolute
+    coordinates (free joints, same tree), and the state that matches (x, y).
+
+    Examples
+    --------
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> tree, state = kane.to_absolute(sys, sys.x0, sys.y0)
+    >>> tree.n, [j.type for j in tree.joints][:2]
+    (8, ['free', 'free'])
+    """
+    from .bodies import Body, matrix_to_euler_params
+    from .joints import Joint
+    from .system import State, System
+    kin = kinematics(system, x, y)
+    bodies = tuple(Body("spatial", float(system.mass[k]), system.inertia[k], name=f"body {k + 1}")
+                   for k in range(system.N))
+    joints = tuple(Joint("free", name=f"joint {k + 1}") for k in range(system.N))
+    tree = System(tuple(J - 1 for J in system.L), bodies, joints, system.gravity, name=system.name)
+    ys, yds = [], []
+    for k in range(system.N):
+        RT = kin.R[k].T                                       # body -> inertial
+        ys.append(np.concatenate([RT @ kin.pG[k], matrix_to_euler_params(RT)]))
+        yds.append(np.concatenate([RT @ kin.vG[k], RT @ kin.omega[k]]))
+    return tree, State(np.concatenate(ys), np.concatenate(yds))
+
+
+__all__ += ["accelerations", "to_absolute"]

@@ -1,0 +1,212 @@
+"""Kane's equations with relative Euler parameters: structure, an independent sympy.physics.mechanics
+reference, physics (momentum, energy), and agreement with the absolute-coordinate foundation."""
+import functools
+
+import numpy as np
+import pytest
+import sympy as sp
+import sympy.physics.mechanics as me
+
+from rfda_teach import dae, kane, models, rfda
+from rfda_teach.bodies import Body
+from rfda_teach.errors import ModelError, TopologyError
+from rfda_teach.joints import Joint
+from rfda_teach.system import System
+
+from conftest import rel
+
+
+def small_tree(L, seed=0, gravity=9.81):
+    """A random Kane tree with body-connection array L."""
+    rng = np.random.default_rng(seed)
+    N = len(L)
+    mass = rng.uniform(0.5, 2.0, N)
+    inertia = []
+    for _ in range(N):
+        Q = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        inertia.append(Q @ np.diag(rng.uniform(0.05, 0.5, 3)) @ Q.T)
+    q = rng.uniform(-0.5, 0.5, (N, 3))
+    q[0] = 0
+    r = rng.uniform(-0.3, 0.3, (N, 3))
+    eps = rng.normal(size=(N, 4))
+    eps /= np.linalg.norm(eps, axis=1)[:, None]
+    x0 = np.concatenate([eps.ravel(), rng.uniform(-0.5, 0.5, 3 * N)])
+    y0 = rng.normal(size=6 * N)
+    return kane.KaneSystem(tuple(L), mass, np.array(inertia), q, r, np.array([0, 0, -gravity]), x0, y0)
+
+
+@functools.lru_cache(maxsize=None)
+def sympy_reference(L):
+    """sympy.physics.mechanics KanesMethod for the same coordinates and speeds (symbolic constants)."""
+    N = len(L)
+    t = me.dynamicsymbols._t
+    eps = [me.dynamicsymbols(f"e{K}_1:5") for K in range(N)]
+    s = [me.dynamicsymbols(f"s{K}_1:4") for K in range(N)]
+    w = [me.dynamicsymbols(f"w{K}_1:4") for K in range(N)]
+    v = [me.dynamicsymbols(f"v{K}_1:4") for K in range(N)]
+    m = sp.symbols(f"m0:{N}")
+    Iv = [sp.symbols(f"I{K}_0:6") for K in range(N)]
+    qv = [sp.symbols(f"qq{K}_0:3") for K in range(N)]
+    rv = [sp.symbols(f"rr{K}_0:3") for K in range(N)]
+    g = sp.Symbol("g")
+    Nf = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(Nf, 0)
+    frames, origins, bodies, loads, kd = [], [], [], [], []
+    for K in range(N):
+        J = L[K] - 1
+        parent_frame = Nf if J < 0 else frames[J]
+        parent_origin = O if J < 0 else origins[J]
+        e1, e2, e3, e4 = eps[K]
+        R = sp.Matrix([
+            [e1**2 - e2**2 - e3**2 + e4**2, 2 * (e1 * e2 + e3 * e4), 2 * (e1 * e3 - e2 * e4)],
+            [2 * (e1 * e2 - e3 * e4), -e1**2 + e2**2 - e3**2 + e4**2, 2 * (e2 * e3 + e1 * e4)],
+            [2 * (e1 * e3 + e2 * e4), 2 * (e2 * e3 - e1 * e4), -e1**2 - e2**2 + e3**2 + e4**2]])
+        F = me.ReferenceFrame(f"B{K}")
+        F.orient_explicit(parent_frame, R.T)                     # F.dcm(parent) = R, eq. (4)
+        F.set_ang_vel(parent_frame, w[K][0] * F.x + w[K][1] * F.y + w[K][2] * F.z)
+        Qp = parent_origin.locatenew(f"Q{K}", qv[K][0] * parent_frame.x + qv[K][1] * parent_frame.y
+                                     + qv[K][2] * parent_frame.z)
+        OK = Qp.locatenew(f"O{K}", s[K][0] * parent_frame.x + s[K][1] * parent_frame.y + s[K][2] * parent_frame.z)
+        OK.set_vel(Nf, OK.pos_from(O).dt(Nf))
+        G = OK.locatenew(f"G{K}", rv[K][0] * F.x + rv[K][1] * F.y + rv[K][2] * F.z)
+        G.set_vel(Nf, G.pos_from(O).dt(Nf))
+        a = Iv[K]
+        body = me.RigidBody(f"body{K}", G, F, m[K], (me.inertia(F, a[0], a[1], a[2], a[3], a[4], a[5]), G))
+        frames.append(F)
+        origins.append(OK)
+        bodies.append(body)
+        loads.append((G, -m[K] * g * Nf.z))
+        Eh = sp.Matrix([[e4, -e3, e2], [e3, e4, -e1], [-e2, e1, e4], [-e1, -e2, -e3]])
+        kd += list(sp.Matrix(eps[K]).diff(t) - Eh * sp.Matrix(w[K]) / 2)           # eq. (9)
+        kd += [s[K][i].diff(t) - v[K][i] for i in range(3)]                           # eq. (43)
+    qs = [c for K in range(N) for c in eps[K]] + [c for K in range(N) for c in s[K]]
+    us = [c for K in range(N) for c in w[K]] + [c for K in range(N) for c in v[K]]
+    km = me.KanesMethod(Nf, q_ind=qs, u_ind=us, kd_eqs=kd)
+    km.kanes_equations(bodies, loads)
+    consts = list(m) + [c for a in Iv for c in a] + [c for a in qv for c in a] + [c for a in rv for c in a] + [g]
+    f = sp.lambdify([qs, us, consts], [km.mass_matrix, km.forcing], "numpy", cse=True)
+    return f
+
+
+def _constants(sys_):
+    c = list(sys_.mass)
+    for I in sys_.inertia:
+        c += [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]]   # sympy inertia(ixx, iyy, izz, ixy, iyz, izx)
+    c += list(sys_.q.ravel()) + list(sys_.r.ravel()) + [-sys_.gravity[2]]
+    return c
+
+
+@pytest.mark.parametrize("L", [(0, 1), (0, 1, 1)])
+def test_mass_matrix_and_forcing_equal_sympy_physics_mechanics(L):
+    ref = sympy_reference(L)
+    for seed in range(3):
+        sys_ = small_tree(L, seed=seed)
+        x, y = sys_.x0, sys_.y0
+        A, f = kane.mass_matrix_and_forcing(sys_, x, y)
+        A_ref, f_ref = ref(list(x), list(y), _constants(sys_))
+        assert rel(A, np.array(A_ref, float)) < 1e-12
+        assert rel(f, np.array(f_ref, float).ravel()) < 1e-12
+
+
+def test_A_symmetric_positive_definite_and_sparsity_of_eight_body():
+    sys_ = kane.eight_body()
+    A, f = kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0)
+    assert np.allclose(A, A.T, atol=1e-12) and np.linalg.eigvalsh(A).min() > 0
+    kin = kane.kinematics(sys_, sys_.x0, sys_.y0)
+    # eq. (14) for the example: body 8's row is [7R8 1R7, 0, ..., 7R8, I, 0] over the omega blocks
+    W8 = kin.W[7]
+    assert sorted(W8) == [0, 6, 7]
+    assert np.allclose(W8[0], kin.R_rel[7] @ kin.R_rel[6]) and np.allclose(W8[6], kin.R_rel[7])
+    assert np.allclose(W8[7], np.eye(3))
+    W3 = kin.W[2]
+    assert sorted(W3) == [0, 1, 2] and np.allclose(W3[0], kin.R_rel[2] @ kin.R_rel[1])
+    # eq. (27)-(28): partial velocities of O_K reach the s'dot blocks of the branch only
+    assert sorted(kin.VO[7]) == [0, 6, 8, 14, 15]
+    assert sorted(b for b in kin.VG[4]) == [0, 1, 4, 8, 9, 12]
+
+
+def test_same_accelerations_as_the_absolute_coordinate_foundation():
+    for sys_ in (kane.eight_body(), small_tree((0, 1, 2, 1, 4), seed=3)):
+        A, f = kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0)
+        acc = kane.accelerations(sys_, sys_.x0, sys_.y0, np.linalg.solve(A, f))
+        tree, st = kane.to_absolute(sys_, sys_.x0, sys_.y0)
+        for r in (rfda.forward_dynamics(tree, st, form="featherstone"), dae.forward_dynamics(tree, st)):
+            for k, (a, al) in enumerate(acc):
+                assert np.allclose(a, r.ydd[6 * k:6 * k + 3], atol=1e-10)
+                assert np.allclose(al, r.ydd[6 * k + 3:6 * k + 6], atol=1e-10)
+
+
+def test_momentum_and_energy_conserved_without_gravity_and_energy_with():
+    sys0 = kane.eight_body(gravity=0.0)
+    t, X, Y = kane.simulate(sys0, sys0.x0, sys0.y0, 5.0, t_eval=np.linspace(0, 5, 11), rtol=1e-12, atol=1e-12)
+    P0, H0 = kane.momentum(sys0, X[0], Y[0])
+    T0 = kane.kinetic_energy(sys0, X[0], Y[0])
+    for x, y in zip(X, Y):
+        P, H = kane.momentum(sys0, x / _norms(sys0, x), y)
+        assert np.linalg.norm(P - P0) < 1e-8 * np.linalg.norm(P0)
+        assert np.linalg.norm(H - H0) < 1e-8 * np.linalg.norm(H0)
+        assert abs(kane.kinetic_energy(sys0, x / _norms(sys0, x), y) - T0) < 1e-8 * T0
+    assert kane.euler_norm_drift(sys0, X) < 1e-8
+    sysg = kane.eight_body()
+    t, X, Y = kane.simulate(sysg, sysg.x0, sysg.y0, 2.0, t_eval=np.linspace(0, 2, 5), rtol=1e-12, atol=1e-12)
+    E = [kane.energy(sysg, x / _norms(sysg, x), y) for x, y in zip(X, Y)]
+    assert np.abs(np.array(E) - E[0]).max() < 1e-8 * abs(E[0])
+
+
+def _norms(sys_, x):
+    """Divide each Euler-parameter block by its norm (a vector of divisors for x)."""
+    d = np.ones_like(x)
+    for k in range(sys_.N):
+        d[4 * k:4 * k + 4] = np.linalg.norm(x[4 * k:4 * k + 4])
+    return d
+
+
+def test_spherical_and_revolute_joints_by_dropping_speeds_match_the_foundation():
+    """Drop s'dot_K (spherical) and two omega components (revolute about 3) and compare with
+    the foundation's spherical and revolute joints at the same state."""
+    L = (0, 1, 2, 1)
+    sys_ = small_tree(L, seed=5)
+    N = sys_.N
+    x = sys_.x0.copy()
+    x[4 * N + 3:] = 0.0                                         # O_K at Q_K for K >= 2
+    y = sys_.y0.copy()
+    y[3 * N + 3:] = 0.0                                         # s'dot_K = 0: spherical joints
+    y[3 * 2:3 * 2 + 2] = 0.0                                    # body 3: omega_hat only about its 3-axis
+    S = [i for i in range(6 * N) if not (i >= 3 * N + 3 or i in (6, 7))]
+    ydot = kane.reduced_dynamics(sys_, x, y, S)
+    acc = kane.accelerations(sys_, x, y, ydot)
+    # the same bodies with spherical joints (and a revolute joint about body 3's 3-axis) in the foundation
+    tree_free, st = kane.to_absolute(sys_, x, y)
+    joints = [Joint("free")]
+    for k in range(1, N):
+        J = L[k] - 1
+        pp = sys_.q[k] - sys_.r[J]                              # Q_K from G_J, J-frame components
+        cp = -sys_.r[k]                                          # O_K from G_K, K-frame components
+        if k == 2:
+            Rrel = kane.relative_rotation(x[4 * k:4 * k + 4])   # K comps from J comps
+            joints.append(Joint("revolute", parent_point=pp, child_point=cp, parent_frame=Rrel.T,
+                                child_frame=np.eye(3)))
+        else:
+            joints.append(Joint("spherical", parent_point=pp, child_point=cp))
+    tree = System(tree_free.parents, tree_free.bodies, tuple(joints), tree_free.gravity)
+    res = rfda.forward_dynamics(tree, st, form="lubich")
+    for k, (a, al) in enumerate(acc):
+        assert np.allclose(a, res.ydd[6 * k:6 * k + 3], atol=1e-9), k
+        assert np.allclose(al, res.ydd[6 * k + 3:6 * k + 6], atol=1e-9), k
+
+
+def test_bad_input():
+    with pytest.raises(TopologyError, match="body 3 has lower body 4 >= 3"):
+        small_tree((0, 1, 4, 1))
+    with pytest.raises(TopologyError, match="L\\(1\\) = 0"):
+        small_tree((1, 0))
+    sys_ = kane.eight_body()
+    x = sys_.x0.copy()
+    x[4:8] *= 1.1
+    with pytest.raises(ModelError, match="body 2: Euler parameters have norm 1.1"):
+        kane.mass_matrix_and_forcing(sys_, x, sys_.y0)
+    with pytest.raises(ModelError, match="y has shape"):
+        kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0[:5])
+    with pytest.raises(ModelError, match="non-zero entries outside"):
+        kane.reduced_dynamics(sys_, sys_.x0, sys_.y0, [0, 1, 2])
