@@ -348,3 +348,100 @@ def displacement_modes(system, state, T, *, delta: float = 0.4, titles=None, axe
         if titles is not None:
             ax.set_title(titles[c], fontsize=9)
     return axes
+
+
+def kane_segments(system, x, y) -> list:
+    """3-D polylines (inertial coordinates) that draw each body of a Kane system: a link from the
+    body origin O_K through its mass centre to 2 G_K - O_K, or, for a body whose mass centre is its
+    origin, a triad of its axes (0.3 long).
+
+    Examples
+    --------
+    >>> from rfda_teach import kane, viz
+    >>> sys = kane.eight_body()
+    >>> segs = viz.kane_segments(sys, sys.x0, sys.y0)
+    >>> len(segs), segs[1].shape
+    (8, (3, 3))
+    """
+    from . import kane
+    kin = kane.kinematics(system, x, y)
+    segs = []
+    for k in range(system.N):
+        RT = kin.R[k].T
+        G = RT @ kin.pG[k]
+        r = RT @ system.r[k]
+        if np.linalg.norm(r) > 1e-9:
+            segs.append(np.array([G - r, G, G + r]))
+        else:
+            a = 0.3 * RT
+            segs.append(np.array([G - a[:, 0], G + a[:, 0], G, G - a[:, 1], G + a[:, 1], G, G - a[:, 2], G + a[:, 2]]))
+    return segs
+
+
+def draw_kane(system, x, y, *, ax=None, title: str = ""):
+    """Draw a Kane system in 3-D (see :func:`kane_segments`).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import kane, viz
+    >>> sys = kane.eight_body()
+    >>> ax = viz.draw_kane(sys, sys.x0, sys.y0)
+    >>> len(ax.lines)
+    8
+    """
+    import matplotlib.pyplot as plt
+    if ax is None:
+        fig = plt.figure(figsize=(5, 5))
+        ax = fig.add_subplot(projection="3d")
+    cmap = plt.get_cmap("tab10")
+    for k, s in enumerate(kane_segments(system, x, y)):
+        ax.plot(s[:, 0], s[:, 1], s[:, 2], "-o" if k else "-", color=cmap(k % 10), lw=3 if k else 2, ms=3)
+    ax.set_xlabel("x"); ax.set_ylabel("y"); ax.set_zlabel("z")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def animate_kane(system, X, Y, *, times=None, interval: int = 100, follow: bool = True):
+    """Animate a Kane trajectory (rows of X, Y) in 3-D; returns (fig, anim).  With ``follow`` the
+    view is centred on the system's mass centre in every frame.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from rfda_teach import kane, viz
+    >>> sys = kane.eight_body()
+    >>> fig, anim = viz.animate_kane(sys, [sys.x0], [sys.y0])
+    >>> "<script" in anim.to_jshtml()
+    True
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+    from . import kane
+    fig = plt.figure(figsize=(5, 5))
+    ax = fig.add_subplot(projection="3d")
+    X, Y = np.atleast_2d(X), np.atleast_2d(Y)
+
+    def draw(i):
+        ax.clear()
+        x = X[i].copy()
+        for k in range(system.N):
+            x[4 * k:4 * k + 4] /= np.linalg.norm(x[4 * k:4 * k + 4])
+        draw_kane(system, x, Y[i], ax=ax, title="" if times is None else f"t = {times[i]:.2f} s")
+        if follow:
+            bs = kane.body_states(system, x, Y[i])
+            c = sum(b.mass * b.position for b in bs) / sum(b.mass for b in bs)
+            for setlim, ci in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), c):
+                setlim(ci - 0.8, ci + 0.8)
+        return []
+
+    anim = FuncAnimation(fig, draw, frames=len(X), interval=interval, blit=False)
+    return fig, anim
+
+
+__all__ += ["kane_segments", "draw_kane", "animate_kane"]
