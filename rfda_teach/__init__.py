@@ -16,7 +16,7 @@ Examples
 True
 """
 
-from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark, viz, kane  # noqa: F401
+from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark, viz, kane, refpoint  # noqa: F401
 from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoordinateSelectionError, ModelError  # noqa: F401
 from .system import System, State  # noqa: F401
 

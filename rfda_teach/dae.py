@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from .errors import ConstraintRankError
+from .errors import ConstraintRankError, ModelError
 from .system import System, Terms, terms
 
 __all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve"]
@@ -62,7 +62,7 @@ class DAEResult:
         return self.K[self.n_vel:, : self.n_vel]
 
 
-def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
+def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None):
     """Assemble eq. (7): return (K, rhs) with K = [[M, C^T], [C, 0]], rhs = [f; gamma].
 
 
@@ -74,10 +74,10 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None):
     array([[ 0.,  1.,  0.,  0.],
            [-1.,  0.,  1.,  0.]])
     """
-    return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext))
+    return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext), extra)
 
 
-def assemble_terms(system: System, tr: Terms):
+def assemble_terms(system: System, tr: Terms, extra=None):
     """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
 
 
@@ -104,11 +104,24 @@ def assemble_terms(system: System, tr: Terms):
             K[rows, vs[j]] = jt.Q
         rhs[rows] = jt.gamma
     K[:nv, nv:] = K[nv:, :nv].T                                # G_j^T lam_j and Q_k^T lam_k
+    if extra is not None:                                      # rows C_x ydd = gamma_x of cut joints
+        C_x, g_x = np.atleast_2d(np.asarray(extra[0], float)), np.asarray(extra[1], float).ravel()
+        if C_x.shape[1] != nv or g_x.shape != (C_x.shape[0],):
+            raise ModelError(f"extra constraint rows must be (k x {nv}, k), got {C_x.shape} and {g_x.shape}")
+        k = C_x.shape[0]
+        K2 = np.zeros((nv + nc + k, nv + nc + k))
+        K2[:nv + nc, :nv + nc] = K
+        K2[nv + nc:, :nv] = C_x
+        K2[:nv, nv + nc:] = C_x.T
+        K, rhs = K2, np.concatenate([rhs, g_x])
     return K, rhs
 
 
-def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> DAEResult:
+def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None) -> DAEResult:
     """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
+
+    ``extra`` = (C_x, gamma_x) appends constraint rows C_x yddot = gamma_x (cut joints of closed
+    loops); their multipliers follow the joints' in ``lam``.
 
 
     Examples
@@ -118,10 +131,10 @@ def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=N
     >>> res.ydd.shape, res.lam.shape
     ((39,), (26,))
     """
-    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext))
+    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext), extra)
 
 
-def solve(system: System, tr: Terms) -> DAEResult:
+def solve(system: System, tr: Terms, extra=None) -> DAEResult:
     """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone.
 
 
@@ -133,7 +146,7 @@ def solve(system: System, tr: Terms) -> DAEResult:
     >>> bool((dae.solve(sys, terms(sys, st)).ydd == dae.forward_dynamics(sys, st).ydd).all())
     True
     """
-    K, rhs = assemble_terms(system, tr)
+    K, rhs = assemble_terms(system, tr, extra)
     try:
         x = scipy.linalg.solve(K, rhs, assume_a="sym", check_finite=False)
     except (np.linalg.LinAlgError, scipy.linalg.LinAlgError) as exc:

@@ -1,0 +1,1038 @@
+"""The analysis reference point of the fully recursive formulation (Kang & Yoon, 2003).
+
+The joint-coordinate formulation of Bae & Haug is written with the velocity state
+Y_j = (v_P, omega_j) of a point P fixed to body j, where P is one of
+
+``"centroid"``
+    the mass centre (the traditional choice, Method 1, eq. 22-30);
+``"joint"``
+    the origin O_j of the body reference frame, at joint j (the third candidate);
+``"origin"``
+    the point of body j that coincides with the global origin at the instant
+    (the instant global origin, IGO, Method 2, eq. 31-36).
+
+Everything else is common: kinematics eq. (9)-(21); velocity transformations
+Y_j = B_j1 Y_i + B_j2 qdot_j (eq. 24, 33) with
+
+    B_j1 = [[I, -[p_j - p_i]x], [0, I]],   B_j2 = [[-[p_j - r_j]x B_j^w], [B_j^w]],
+
+(p the reference point, r_j the joint point), so that B_j1 = I at the instant
+global origin and the top block of B_j2 vanishes at the joint point; the
+velocity-square term D_j = B_j1dot Y_i + B_j2dot qdot_j (eq. 26-27, 34-35); the
+equipollent mass matrix and force of eq. (4)-(8), M^P = T^T M^c T,
+Q^P = T^T (Q^c - M^c Tdot Y^P); the recursion eq. (28)-(30); and loop closure with
+cut joints and multipliers eq. (37)-(43) built from the basic constraints of
+Tables 1-4 (d1, d2, s, ss), written here for any reference point (Tables 1-2 are
+the centroid case, Tables 3-4 the instant-global-origin case).
+
+Every arithmetic step goes through a :class:`Tally`, which counts scalar
+multiplications as the step is computed and skips the products that the chosen
+reference point makes structurally trivial (an identity B_j1, a zero block of
+B_j2).  :func:`count_multiplications` reports the counts of one evaluation.
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import refpoint
+>>> car = refpoint.quarter_car()
+>>> qdd = [refpoint.forward_dynamics(car, car.q0, np.zeros(10), p) for p in refpoint.POINTS]
+>>> bool(np.allclose(qdd[0], qdd[1]) and np.allclose(qdd[0], qdd[2]))
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve
+
+from .bodies import skew
+from .errors import ConstraintRankError, ModelError, RFDAError, TopologyError
+from .tree import Topology
+
+__all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
+           "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
+           "closure_residual", "assemble", "consistent_velocity", "simulate", "to_absolute",
+           "tree_joint_constraints", "absolute_constraints", "applied_forces",
+           "HARDPOINTS", "road_bump"]
+
+POINTS = ("centroid", "joint", "origin")
+_E = np.eye(3)
+
+
+# ----------------------------------------------------------------------------- counted arithmetic
+
+@dataclass(eq=False)
+class Tally:
+    """Counts scalar multiplications by step (a :class:`collections.Counter`); ``step`` names the
+    step being computed.  Passed explicitly - there is no global state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = Tally()
+    >>> _ = t.mm(np.ones((2, 3)), np.ones((3, 4)))
+    >>> t.total
+    24
+    """
+
+    counts: Counter = field(default_factory=Counter)
+    step: str = "other"
+
+    @property
+    def total(self) -> int:
+        """All multiplications counted so far."""
+        return int(sum(self.counts.values()))
+
+    def add(self, n: int) -> None:
+        """Count n multiplications in the current step."""
+        self.counts[self.step] += int(n)
+
+    def mm(self, A, B):
+        """Dense product A @ B (rows x inner x cols multiplications)."""
+        A, B = np.atleast_2d(A), np.asarray(B)
+        if B.ndim == 1:
+            self.add(A.shape[0] * A.shape[1])
+        else:
+            self.add(A.shape[0] * A.shape[1] * B.shape[1])
+        return A @ B
+
+    def cross(self, a, b):
+        """a x b (6 multiplications)."""
+        self.add(6)
+        return np.cross(a, b)
+
+    def cross_cols(self, a, B):
+        """[a]x B for a 3 x k matrix B (6 per column)."""
+        B = np.asarray(B)
+        self.add(6 * (B.shape[1] if B.ndim == 2 else 1))
+        return skew(a) @ B
+
+    def scale(self, s, A):
+        """s * A (one multiplication per entry)."""
+        A = np.asarray(A)
+        self.add(A.size)
+        return s * A
+
+    def chol(self, A):
+        """Cholesky factor of an n x n matrix: n(n-1)(n+1)/6 + n(n-1)/2 multiplications (and n roots)."""
+        n = A.shape[0]
+        self.add(n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2)
+        try:
+            return cho_factor(A, lower=True, check_finite=False)
+        except np.linalg.LinAlgError:
+            raise ConstraintRankError(f"a {n}x{n} matrix that must be positive definite is not "
+                                      f"(rank {np.linalg.matrix_rank(A)}); the cut-joint constraints are "
+                                      "dependent or a body has no inertia in a free direction") from None
+
+    def solve(self, fac, B):
+        """Forward and back substitution for every column of B: n^2 per column."""
+        n = fac[0].shape[0]
+        B = np.asarray(B)
+        self.add(n * n * (B.shape[1] if B.ndim == 2 else 1))
+        return cho_solve(fac, B, check_finite=False)
+
+
+# ----------------------------------------------------------------------------- model
+
+_AXIS = {"x": 0, "y": 1, "z": 2}
+
+
+def _rot(axis: str, a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    i = _AXIS[axis]
+    R = np.eye(3)
+    j, k = (i + 1) % 3, (i + 2) % 3
+    R[j, j], R[j, k], R[k, j], R[k, k] = c, -s, s, c
+    return R
+
+
+def joint_rotation(axes: str, q) -> np.ndarray:
+    """R_j(q^w) of eq. (9): successive rotations about the joint frame's axes (Bryant angles).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(joint_rotation("z", [np.pi / 2]) @ [1.0, 0, 0], 12) + 0.0
+    array([0., 1., 0.])
+    """
+    R = np.eye(3)
+    for a, qi in zip(axes, q):
+        R = R @ _rot(a, qi)
+    return R
+
+
+def Bw_local(axes: str, q, qd=None):
+    """B_j^w' of eq. (16) (3 x n, in the joint base frame) and, with ``qd``, Bdot_j^w' qdot.
+
+    Column i is the i-th rotation axis carried by the rotations before it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> B, Bd = Bw_local("xy", [0.0, 0.0], [1.0, 1.0])
+    >>> B
+    array([[1., 0.],
+           [0., 1.],
+           [0., 0.]])
+    >>> Bd                                  # the second axis swings with the first rotation
+    array([0., 0., 1.])
+    """
+    n = len(axes)
+    B = np.zeros((3, n))
+    R = np.eye(3)
+    Rs = []
+    for i, a in enumerate(axes):
+        B[:, i] = R @ _E[_AXIS[a]]
+        Rs.append(R.copy())
+        R = R @ _rot(a, q[i])
+    if qd is None:
+        return B
+    Bd = np.zeros(3)
+    w = np.zeros(3)
+    for i in range(n):
+        Bd += qd[i] * np.cross(w, B[:, i])      # d/dt(R_<i e_i) = w_<i x (R_<i e_i)
+        w = w + qd[i] * B[:, i]
+    return B, Bd
+
+
+@dataclass(frozen=True, eq=False)
+class RBody:
+    """A body of the spanning tree and its joint to the parent (``parent`` -1: the fixed chassis).
+
+    ``s`` = s'_j, the joint point in the parent's frame {O_i} (world for the chassis); ``C`` = C_j,
+    the joint base frame in {O_i}; ``axes`` the rotation axes of joint j in that frame ("z" revolute,
+    "xy" universal, "xyz" spherical); ``rho`` = rho'_j, the centroid in {O_j}; ``J`` the central
+    inertia in {O_j} axes (the precomputed C^c J^c C^cT of Tsai & Haug).
+    """
+
+    name: str
+    parent: int
+    s: np.ndarray
+    C: np.ndarray
+    axes: str
+    mass: float
+    rho: np.ndarray
+    J: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class CutJoint:
+    """A cut joint closing a loop, made of basic constraints (Tables 1-4).
+
+    ``kind`` is "s" (spherical: points coincide, 3 rows), "ss" (distance), "d1" or "d2";
+    ``a``, ``b`` are bodies (-1: chassis), ``pa``, ``pb`` points in their frames, ``ua``, ``ub``
+    unit vectors (for d1, d2), ``length`` the distance for "ss".
+    """
+
+    kind: str
+    a: int
+    b: int
+    pa: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    pb: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    ua: np.ndarray = field(default_factory=lambda: np.array([1.0, 0, 0]))
+    ub: np.ndarray = field(default_factory=lambda: np.array([0.0, 1, 0]))
+    length: float = 0.0
+    name: str = ""
+
+    @property
+    def m(self) -> int:
+        """Number of constraint rows."""
+        return 3 if self.kind == "s" else 1
+
+
+@dataclass(frozen=True, eq=False)
+class SpringDamper:
+    """A linear spring-damper between points ``pa`` of body ``a`` and ``pb`` of body ``b`` (-1: chassis):
+    tension k (L - L0) + c Ldot."""
+
+    a: int
+    b: int
+    pa: np.ndarray
+    pb: np.ndarray
+    k: float
+    c: float
+    L0: float
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A chassis-fixed tree of :class:`RBody` with cut joints, spring-dampers, gravity, an optional
+    vertical tyre (stiffness ``tire_k``, radius ``tire_r``, acting on body ``tire_body`` at its centroid
+    against the road height ``road(t)``) and an assembled configuration ``q0``."""
+
+    bodies: tuple
+    cuts: tuple
+    springs: tuple
+    gravity: np.ndarray
+    q0: np.ndarray
+    tire_body: int = -1
+    tire_k: float = 0.0
+    tire_r: float = 0.0
+    road: object = None
+    name: str = ""
+    topology: Topology = field(init=False, repr=False)
+    qslices: tuple = field(init=False, repr=False)
+
+    def __post_init__(self):
+        parents = [b.parent for b in self.bodies]
+        topo = Topology.from_parents(_virtual_root(parents))
+        for j, p in enumerate(parents):
+            if p >= j:
+                raise TopologyError(f"body {j} ({self.bodies[j].name}) is numbered lower than its parent {p}; "
+                                    "number the spanning tree outward from the chassis")
+        for b in self.bodies:
+            if not b.mass > 0 or np.linalg.eigvalsh(b.J).min() <= 0:
+                raise ModelError(f"body {b.name!r}: mass must be > 0 and inertia positive definite")
+            if not set(b.axes) <= set("xyz") or not 1 <= len(b.axes) <= 3:
+                raise ModelError(f"body {b.name!r}: joint axes {b.axes!r}; use 1 to 3 letters of 'xyz'")
+        sl, s = [], 0
+        for b in self.bodies:
+            sl.append(slice(s, s + len(b.axes)))
+            s += len(b.axes)
+        object.__setattr__(self, "topology", topo)
+        object.__setattr__(self, "qslices", tuple(sl))
+        object.__setattr__(self, "q0", np.asarray(self.q0, float))
+        if self.q0.shape != (s,):
+            raise ModelError(f"q0 has shape {self.q0.shape}; the tree has {s} joint coordinates")
+
+    @property
+    def n(self) -> int:
+        """Number of moving bodies."""
+        return len(self.bodies)
+
+    @property
+    def nq(self) -> int:
+        """Joint coordinates of the spanning tree."""
+        return self.qslices[-1].stop
+
+    @property
+    def m(self) -> int:
+        """Cut-joint constraints."""
+        return sum(c.m for c in self.cuts)
+
+
+def _virtual_root(parents):
+    """Parent array with the chassis as an explicit root node (index 0), bodies shifted by one."""
+    return [-1] + [p + 1 for p in parents]
+
+
+# ----------------------------------------------------------------------------- kinematics, eq. (9)-(21)
+
+class Kin(NamedTuple):
+    """Per body, world components: A_j, joint point r_j, centroid rc_j, omega_j, rdot_j, rcdot_j,
+    B_j^w, the term Bdot_j^w qdot_j, reference point p_j and its rate pdot_j, and Y_j."""
+
+    A: list
+    r: list
+    rc: list
+    w: list
+    rd: list
+    rcd: list
+    Bw: list
+    Bwd: list
+    p: list
+    pd: list
+    Y: list
+
+
+def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None = None) -> Kin:
+    """Positions, orientations and velocities of every body, eq. (9)-(21), and the reference
+    point p_j with its rate (centroid, joint point or the fixed global origin).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> k = refpoint.kinematics(car, car.q0, np.zeros(10))
+    >>> np.round(k.rc[1], 3)              # the wheel centre at its design position
+    array([0.  , 0.75, 0.3 ])
+    """
+    t = tally or Tally()
+    t.step = "kinematics"
+    _check(model, q, qd, point)
+    n = model.n
+    out = Kin(*[[None] * n for _ in range(11)])
+    for j, b in enumerate(model.bodies):
+        i = b.parent
+        qj, qdj = q[model.qslices[j]], qd[model.qslices[j]]
+        Ai = _E if i < 0 else out.A[i]
+        AiC = t.mm(Ai, b.C) if i >= 0 else b.C
+        out.A[j] = t.mm(AiC, joint_rotation(b.axes, qj))                  # eq. (9)
+        t.add(27 * (len(b.axes) - 1))                                     # the products inside R_j(q)
+        s_j = t.mm(Ai, b.s) if i >= 0 else b.s                            # eq. (11)
+        out.r[j] = s_j if i < 0 else out.r[i] + s_j                       # eq. (13)-(14)
+        rho = t.mm(out.A[j], b.rho)
+        out.rc[j] = out.r[j] + rho                                        # eq. (14)
+        Bl, Bdl = Bw_local(b.axes, qj, qdj)
+        t.add(36 * (len(b.axes) - 1) + 9 * len(b.axes))                   # the products inside Bw_local
+        out.Bw[j] = t.mm(AiC, Bl)                                         # eq. (15)
+        wij = t.mm(out.Bw[j], qdj)                                        # eq. (17)
+        wi = np.zeros(3) if i < 0 else out.w[i]
+        out.w[j] = wi + wij                                               # eq. (19)
+        out.Bwd[j] = (t.cross(wi, wij) if i >= 0 else np.zeros(3)) + t.mm(AiC, Bdl)
+        out.rd[j] = np.zeros(3) if i < 0 else out.rd[i] + t.cross(wi, s_j)    # eq. (20)-(21)
+        out.rcd[j] = out.rd[j] + t.cross(out.w[j], rho)                   # eq. (21)
+        if point == "centroid":
+            out.p[j], out.pd[j] = out.rc[j], out.rcd[j]
+            out.Y[j] = np.concatenate([out.rcd[j], out.w[j]])
+        elif point == "joint":
+            out.p[j], out.pd[j] = out.r[j], out.rd[j]
+            out.Y[j] = np.concatenate([out.rd[j], out.w[j]])
+        else:
+            out.p[j], out.pd[j] = np.zeros(3), np.zeros(3)
+            out.Y[j] = np.concatenate([out.rcd[j] - t.cross(out.w[j], out.rc[j]), out.w[j]])    # eq. (31)
+    return out
+
+
+def _check(model, q, qd, point):
+    if point not in POINTS:
+        raise ModelError(f"point={point!r}; use one of {POINTS}")
+    for name, v in (("q", q), ("qd", qd)):
+        v = np.asarray(v)
+        if v.shape != (model.nq,):
+            raise ModelError(f"{name} has shape {v.shape}; the model has {model.nq} joint coordinates")
+        if not np.all(np.isfinite(v)):
+            raise ModelError(f"{name} contains NaN or inf")
+
+
+# ----------------------------------------------------------------------------- mass matrix and force, eq. (3)-(8), (36)
+
+def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally):
+    """Force F and moment tau about the centroid of every body (gravity, springs, tyre)."""
+    F = [model.bodies[j].mass * model.gravity for j in range(model.n)]
+    tau = [np.zeros(3) for _ in range(model.n)]
+
+    def point(b, p_local):
+        if b < 0:
+            return p_local, np.zeros(3)
+        x = kin.r[b] + kin.A[b] @ p_local
+        v = kin.rd[b] + np.cross(kin.w[b], x - kin.r[b])
+        return x, v
+
+    for sd in model.springs:
+        xa, va = point(sd.a, sd.pa)
+        xb, vb = point(sd.b, sd.pb)
+        d = xb - xa
+        L = np.linalg.norm(d)
+        u = d / L
+        tension = sd.k * (L - sd.L0) + sd.c * (u @ (vb - va))
+        for body, x, sign in ((sd.a, xa, 1.0), (sd.b, xb, -1.0)):
+            if body >= 0:
+                f = sign * tension * u
+                F[body] = F[body] + f
+                tau[body] = tau[body] + np.cross(x - kin.rc[body], f)
+    if model.tire_body >= 0 and model.tire_k > 0:
+        zr = 0.0 if model.road is None else float(model.road(t_time))
+        pen = model.tire_r - (kin.rc[model.tire_body][2] - zr)
+        if pen > 0:
+            F[model.tire_body] = F[model.tire_body] + np.array([0, 0, model.tire_k * pen])
+    return F, tau                   # applied forces are the same for every reference point: not counted
+
+
+def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
+    """M^P_j and Q^P_j of every body: eq. (3) at the centroid, eq. (8) / (36) elsewhere."""
+    tally.step = "mass matrix and force"
+    Ms, Qs = [], []
+    for j, b in enumerate(model.bodies):
+        A = kin.A[j]
+        J = tally.mm(tally.mm(A, b.J), A.T)                                # Tsai & Haug: A (C J C^T) A^T
+        w = kin.w[j]
+        Jw = tally.mm(J, w)
+        Qc = np.concatenate([F[j], tau[j] - tally.cross(w, Jw)])           # eq. (3)
+        m = b.mass
+        if point == "centroid":
+            M = np.zeros((6, 6))
+            M[:3, :3] = m * _E
+            M[3:, 3:] = J
+            Ms.append(M)
+            Qs.append(Qc)
+            continue
+        s = kin.p[j] - kin.rc[j]                                           # s^P, centroid -> P
+        sd = kin.pd[j] - kin.rcd[j]
+        ms = tally.scale(m, s)
+        mS = skew(ms)
+        M = np.zeros((6, 6))                                               # eq. (8), (36): T^T M^c T
+        M[:3, :3] = m * _E
+        M[:3, 3:] = mS
+        M[3:, :3] = -mS
+        # J - m [s]x[s]x = J - (m s s^T - m |s|^2 I): 6 products (symmetric) + 3 for m s . s
+        outer = np.outer(ms, s)
+        tally.add(6 + 3)
+        M[3:, 3:] = J - outer + (ms @ s) * _E
+        # Q^P = T^T (Q^c - M^c Tdot Y^P), Tdot Y^P = (sdot x omega, 0)
+        top = Qc[:3] - tally.cross(tally.scale(m, sd), w)
+        Q = np.concatenate([top, Qc[3:] - tally.cross(s, top)])            # T^T = [[I, 0], [S^T, I]]: S^T top = -s x top
+        Ms.append(M)
+        Qs.append(Q)
+    return Ms, Qs
+
+
+# ----------------------------------------------------------------------------- velocity transformations, eq. (24)-(27), (33)-(35)
+
+class Transform(NamedTuple):
+    """B_j1 as the vector d = p_j - p_i (None when B_j1 = I), B_j2 as (top or None, B^w), and D_j."""
+
+    d: np.ndarray | None
+    top: np.ndarray | None
+    Bw: np.ndarray
+    D: np.ndarray
+
+
+def _transforms(model: Model, kin: Kin, qd, point: str, tally: Tally) -> list:
+    tally.step = "velocity transformations"
+    out = []
+    for j, b in enumerate(model.bodies):
+        i = b.parent
+        qdj = qd[model.qslices[j]]
+        Bw = kin.Bw[j]
+        d = None if (point == "origin" or i < 0) else kin.p[j] - kin.p[i]
+        lever = kin.p[j] - kin.r[j]
+        top = None if point == "joint" else -tally.cross_cols(lever, Bw)   # -[p_j - r_j]x B^w
+        # D_j = B_j1dot Y_i + B_j2dot qdot_j
+        wij = Bw @ qdj                                                      # already formed in eq. (17)
+        D_ang = kin.Bwd[j]
+        D_lin = np.zeros(3)
+        if point != "joint":
+            ld = kin.pd[j] - kin.rd[j]
+            D_lin = -tally.cross(ld, wij) - tally.cross(lever, D_ang)
+        if i >= 0 and d is not None:
+            dd = kin.pd[j] - kin.pd[i]
+            D_lin = D_lin - tally.cross(dd, kin.w[i])
+        out.append(Transform(d, top, Bw, np.concatenate([D_lin, D_ang])))
+    return out
+
+
+def _B1T(tally, d, X):
+    """B_j1^T X for X of 6 rows: [X_top; [d]x X_top + X_bot] (B_j1 = [[I, -[d]x], [0, I]])."""
+    if d is None:
+        return X
+    X = np.asarray(X)
+    top = X[:3]
+    return np.concatenate([top, X[3:] + tally.cross_cols(d, top.reshape(3, -1)).reshape(top.shape)])
+
+
+def _XB1(tally, X, d):
+    """X B_j1 for X with 6 columns: [X_left, X_right - X_left [d]x]."""
+    if d is None:
+        return X
+    X = np.atleast_2d(X)
+    left = X[:, :3]
+    return np.hstack([left, X[:, 3:] + tally.cross_cols(d, left.T).T])      # -X_l [d]x = ([d]x X_l^T)^T
+
+
+def _B1Y(tally, d, Y):
+    """B_j1 Y = (v - d x omega, omega)."""
+    if d is None:
+        return Y
+    return np.concatenate([Y[:3] - tally.cross(d, Y[3:]), Y[3:]])
+
+
+def _B2T(tally, tr: Transform, X):
+    """B_j2^T X = top^T X_top + Bw^T X_bot."""
+    X = np.asarray(X)
+    out = tally.mm(tr.Bw.T, X[3:])
+    if tr.top is not None:
+        out = out + tally.mm(tr.top.T, X[:3])
+    return out
+
+
+def _XB2(tally, X, tr: Transform):
+    """X B_j2 = X_left top + X_right Bw."""
+    X = np.atleast_2d(X)
+    out = tally.mm(X[:, 3:], tr.Bw)
+    if tr.top is not None:
+        out = out + tally.mm(X[:, :3], tr.top)
+    return out
+
+
+def _B2q(tally, tr: Transform, qdd):
+    """B_j2 qddot."""
+    ang = tally.mm(tr.Bw, qdd)
+    lin = np.zeros(3) if tr.top is None else tally.mm(tr.top, qdd)
+    return np.concatenate([lin, ang])
+
+
+# ----------------------------------------------------------------------------- constraints, eq. (37)-(38), Tables 1-4
+
+def _point_state(model, kin, body, p_local):
+    """World position x of a body point, its velocity, and the body's reference point and rate."""
+    if body < 0:
+        z = np.zeros(3)
+        return p_local, z, z, z, z
+    x = kin.r[body] + kin.A[body] @ p_local
+    xd = kin.rd[body] + np.cross(kin.w[body], x - kin.r[body])
+    return x, xd, kin.p[body], kin.pd[body], kin.w[body]
+
+
+def constraint_rows(model: Model, kin: Kin, tally: Tally | None = None):
+    """Phi_Z blocks (dict body -> m x 6, all cut constraints stacked) and gamma of eq. (37)-(38).
+
+    For a body point x with reference point P the velocity is v_x = v_P - [x - P]x omega, so every
+    basic constraint of Table 1 gets the lever x - P: with P the centroid these are Tables 1-2,
+    with P the global origin Tables 3-4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> Phi, gamma = refpoint.constraint_rows(car, refpoint.kinematics(car, car.q0, np.zeros(10)))
+    >>> sorted(Phi), gamma.shape
+    ([2, 3, 4], (9,))
+    """
+    t = tally or Tally()
+    t.step = "constraints"
+    m = model.m
+    Phi = {}
+    gamma = np.zeros(m)
+    row = 0
+
+    def put(body, block, rows):
+        if body < 0:
+            return
+        if body not in Phi:
+            Phi[body] = np.zeros((m, 6))
+        Phi[body][rows] += block
+
+    for c in model.cuts:
+        xa, xad, Pa, Pad, wa = _point_state(model, kin, c.a, c.pa)
+        xb, xbd, Pb, Pbd, wb = _point_state(model, kin, c.b, c.pb)
+        la, lb = xa - Pa, xb - Pb                          # levers x - P
+        rows = slice(row, row + c.m)
+        # terms omega x (xdot - Pdot) of the point accelerations that are not in Ydot
+        ka = t.cross(wa, xad - Pad) if c.a >= 0 else np.zeros(3)
+        kb = t.cross(wb, xbd - Pbd) if c.b >= 0 else np.zeros(3)
+        if c.kind == "s":                                  # Phi^s: x_b - x_a = 0
+            put(c.b, np.hstack([_E, -skew(lb)]), rows)
+            put(c.a, -np.hstack([_E, -skew(la)]), rows)
+            t.add(0)
+            gamma[rows] = -(kb - ka)
+        elif c.kind == "ss":                               # Phi^ss: |x_b - x_a|^2 - L^2 = 0
+            d, dd = xb - xa, xbd - xad
+            put(c.b, np.concatenate([2 * d, 2 * t.cross(lb, d)])[None, :], rows)
+            put(c.a, np.concatenate([-2 * d, -2 * t.cross(la, d)])[None, :], rows)
+            gamma[rows] = -(2 * dd @ dd + 2 * d @ (kb - ka))
+            t.add(6)
+        elif c.kind in ("d1", "d2"):
+            Aa = _E if c.a < 0 else kin.A[c.a]
+            ua = t.mm(Aa, c.ua) if c.a >= 0 else c.ua
+            uad = t.cross(wa, ua) if c.a >= 0 else np.zeros(3)
+            if c.kind == "d1":                             # Phi^d1: a_a . a_b = 0
+                Ab = _E if c.b < 0 else kin.A[c.b]
+                ub = t.mm(Ab, c.ub) if c.b >= 0 else c.ub
+                ubd = t.cross(wb, ub) if c.b >= 0 else np.zeros(3)
+                put(c.a, np.concatenate([np.zeros(3), t.cross(ua, ub)])[None, :], rows)
+                put(c.b, np.concatenate([np.zeros(3), t.cross(ub, ua)])[None, :], rows)
+                gamma[rows] = -(t.cross(wa, uad) @ ub + 2 * uad @ ubd + ua @ t.cross(wb, ubd))
+                t.add(9)
+            else:                                          # Phi^d2: a_a . (x_b - x_a) = 0
+                d, dd = xb - xa, xbd - xad
+                put(c.a, np.concatenate([-ua, t.cross(ua, d) - t.cross(la, ua)])[None, :], rows)
+                put(c.b, np.concatenate([ua, t.cross(lb, ua)])[None, :], rows)
+                gamma[rows] = -(t.cross(wa, uad) @ d + 2 * uad @ dd + ua @ (kb - ka))
+                t.add(9)
+        else:
+            raise ModelError(f"cut joint {c.name!r}: kind {c.kind!r}; use 's', 'ss', 'd1' or 'd2'")
+        row += c.m
+    return Phi, gamma
+
+
+def _closure(model: Model, kin: Kin) -> np.ndarray:
+    """Closure residual from already computed kinematics."""
+    out = []
+    for c in model.cuts:
+        xa = _point_state(model, kin, c.a, c.pa)[0]
+        xb = _point_state(model, kin, c.b, c.pb)[0]
+        Aa = _E if c.a < 0 else kin.A[c.a]
+        Ab = _E if c.b < 0 else kin.A[c.b]
+        if c.kind == "s":
+            out += list(xb - xa)
+        elif c.kind == "ss":
+            out.append((xb - xa) @ (xb - xa) - c.length ** 2)
+        elif c.kind == "d1":
+            out.append((Aa @ c.ua) @ (Ab @ c.ub))
+        else:
+            out.append((Aa @ c.ua) @ (xb - xa))
+    return np.array(out)
+
+
+def closure_residual(model: Model, q) -> np.ndarray:
+    """Position-level violation of every cut constraint (zero when the loops close).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> float(np.abs(refpoint.closure_residual(car, car.q0)).max()) < 1e-12
+    True
+    """
+    return _closure(model, kinematics(model, q, np.zeros(model.nq)))
+
+
+# ----------------------------------------------------------------------------- the recursion, eq. (28)-(30), (39)-(43)
+
+class Solution(NamedTuple):
+    """q-ddot, multipliers lam, accelerations Ydot_j at the reference point, and the tally."""
+
+    qdd: np.ndarray
+    lam: np.ndarray
+    Yd: list
+    tally: Tally
+
+
+def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumgarte=None) -> Solution:
+    """One evaluation of the fully recursive formulation at the chosen reference point.
+
+    Step 1 (leaves to chassis) forms M_j1,1, M_j21, M_j22, Q_j1, Q_j2 (eq. 28), updates the lower body
+    (eq. 29) and the constraint Jacobians (eq. 39-40) and sums Phi_lambda, gamma-bar (eq. 41); then
+    Phi_lambda lam = gamma-bar (eq. 42); step 2 (chassis to leaves) gives qddot (eq. 43) and Ydot (eq. 30).
+    """
+    tally = Tally()
+    q, qd = np.asarray(q, float), np.asarray(qd, float)
+    kin = kinematics(model, q, qd, point, tally)
+    F, tau = _external_forces(model, q, qd, kin, t, tally)
+    M, Q = _mass_and_force(model, kin, F, tau, point, tally)
+    tr = _transforms(model, kin, qd, point, tally)
+    Phi, gamma = constraint_rows(model, kin, tally)
+    if baumgarte is not None:                                # gamma - 2 alpha Phidot - beta^2 Phi (see simulate)
+        alpha, beta = baumgarte
+        gamma = gamma - 2 * alpha * _constraint_velocity(model, kin) - beta ** 2 * _closure(model, kin)
+    n, m = model.n, model.m
+    Phi = {j: Phi.get(j, np.zeros((m, 6))) for j in range(n)} if m else {}
+    order = list(reversed(range(n)))                        # bodies are numbered outward
+    tally.step = "recursion (step 1)"
+    fac, M21s, Q2s, P2s = [None] * n, [None] * n, [None] * n, [None] * n
+    Phi_lam = np.zeros((m, m))
+    gbar = gamma.copy()
+    for j in order:
+        b, T = model.bodies[j], tr[j]
+        MD = tally.mm(M[j], T.D)
+        QmMD = Q[j] - MD                                                   # Q_j - M_j D_j
+        MB2 = _XB2(tally, M[j], T)                                         # M_j B_j2
+        M22 = _B2T(tally, T, MB2)                                          # eq. (28)
+        Q2 = _B2T(tally, T, QmMD)
+        fac[j] = tally.chol(M22)
+        Q2s[j] = Q2
+        i = b.parent
+        if i >= 0:
+            M21 = _XB1(tally, MB2.T, T.d)                                  # B_j2^T M_j B_j1
+            M21s[j] = M21
+            M11 = _B1T(tally, T.d, _XB1(tally, M[j], T.d))                 # B_j1^T M_j B_j1
+            Q1 = _B1T(tally, T.d, QmMD)
+            X = tally.solve(fac[j], M21)                                   # M22^-1 M21
+            M[i] = M[i] + M11 - tally.mm(M21.T, X)                         # eq. (29)
+            Q[i] = Q[i] + Q1 - tally.mm(X.T, Q2)
+        if m:
+            P2 = _XB2(tally, Phi[j], T)                                    # eq. (39)
+            P2s[j] = P2
+            Y = tally.solve(fac[j], P2.T)
+            Phi_lam += tally.mm(P2, Y)                                     # eq. (41)
+            gbar -= tally.mm(P2, tally.solve(fac[j], Q2)) + tally.mm(Phi[j], T.D)
+            if i >= 0:
+                P1 = _XB1(tally, Phi[j], T.d)
+                Phi[i] = Phi[i] + P1 - tally.mm(P2, tally.solve(fac[j], M21s[j]))   # eq. (40)
+    tally.step = "multipliers"
+    if m:
+        lam = tally.solve(tally.chol(Phi_lam), gbar)                       # eq. (42)
+    else:
+        lam = np.zeros(0)
+    tally.step = "recursion (step 2)"
+    qdd = np.zeros(model.nq)
+    Yd = [None] * n
+    for j in range(n):
+        b, T = model.bodies[j], tr[j]
+        i = b.parent
+        rhs = Q2s[j].copy()
+        Yi = np.zeros(6) if i < 0 else Yd[i]
+        if i >= 0:
+            rhs = rhs - tally.mm(M21s[j], Yi)
+        if m:
+            rhs = rhs + tally.mm(P2s[j].T, lam)
+        qddj = tally.solve(fac[j], rhs)                                    # eq. (43)
+        qdd[model.qslices[j]] = qddj
+        Yd[j] = _B1Y(tally, T.d, Yi) + _B2q(tally, T, qddj) + T.D          # eq. (30)
+    return Solution(qdd, lam, Yd, tally)
+
+
+def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.0) -> np.ndarray:
+    """q-ddot of the quarter car (or any :class:`Model`) with the analysis reference point ``point``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> refpoint.forward_dynamics(car, car.q0, np.zeros(10), "origin").shape
+    (10,)
+    """
+    return solve(model, q, qd, point, t).qdd
+
+
+def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step: bool = False):
+    """Scalar multiplications of one evaluation at ``point``, counted while it runs (not typed in).
+
+    With ``by_step`` a dict step -> count is returned.
+
+    Examples
+    --------
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> c = {p: refpoint.count_multiplications(car, p) for p in refpoint.POINTS}
+    >>> c["origin"] < c["centroid"] and c["joint"] < c["centroid"]
+    True
+    """
+    q = model.q0 if q is None else q
+    qd = np.zeros(model.nq) if qd is None else qd
+    tal = solve(model, q, qd, point).tally
+    return dict(tal.counts) if by_step else tal.total
+
+
+# ----------------------------------------------------------------------------- assembly, simulation
+
+def _closure_jacobian(model: Model, q):
+    """d(closure residual)/dq by the velocity rows: Phi_Z mapped to joint rates through the tree."""
+    cols = []
+    for k in range(model.nq):
+        e = np.zeros(model.nq)
+        e[k] = 1.0
+        kin = kinematics(model, q, e)
+        cols.append(_constraint_velocity(model, kin))
+    return np.array(cols).T
+
+
+def _constraint_velocity(model: Model, kin: Kin) -> np.ndarray:
+    """Time derivative of the closure residual for the velocities in kin."""
+    out = []
+    for c in model.cuts:
+        xa, xad, _, _, wa = _point_state(model, kin, c.a, c.pa)
+        xb, xbd, _, _, wb = _point_state(model, kin, c.b, c.pb)
+        Aa = _E if c.a < 0 else kin.A[c.a]
+        Ab = _E if c.b < 0 else kin.A[c.b]
+        if c.kind == "s":
+            out += list(xbd - xad)
+        elif c.kind == "ss":
+            out.append(2 * (xb - xa) @ (xbd - xad))
+        elif c.kind == "d1":
+            ua, ub = Aa @ c.ua, Ab @ c.ub
+            out.append(np.cross(wa, ua) @ ub + ua @ np.cross(wb, ub))
+        else:
+            ua = Aa @ c.ua
+            out.append(np.cross(wa, ua) @ (xb - xa) + ua @ (xbd - xad))
+    return np.array(out)
+
+
+def assemble(model: Model, q_guess, *, fixed=(), tol: float = 1e-13, max_iter: int = 50) -> np.ndarray:
+    """Newton iterations on the closure residual with the coordinates in ``fixed`` held.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint
+    >>> car = refpoint.quarter_car()
+    >>> q = car.q0.copy(); q[0] = 0.1                      # raise the lower arm
+    >>> q = refpoint.assemble(car, q, fixed=[0])
+    >>> float(np.abs(refpoint.closure_residual(car, q)).max()) < 1e-12
+    True
+    """
+    q = np.asarray(q_guess, float).copy()
+    free = np.array([k for k in range(model.nq) if k not in set(fixed)])
+    for _ in range(max_iter):
+        r = closure_residual(model, q)
+        if np.abs(r).max() < tol:
+            return q
+        Jc = _closure_jacobian(model, q)[:, free]
+        q[free] -= np.linalg.lstsq(Jc, r, rcond=None)[0]
+    raise RFDAError(f"assembly did not converge (residual {np.abs(closure_residual(model, q)).max():.1e}); "
+                    "start closer to an assembled configuration")
+
+
+def consistent_velocity(model: Model, q, qd_guess) -> np.ndarray:
+    """The velocity closest to ``qd_guess`` that satisfies every cut constraint (projection on null(Phi_q))."""
+    Jc = _closure_jacobian(model, q)
+    qd = np.asarray(qd_guess, float)
+    return qd - np.linalg.pinv(Jc) @ (Jc @ qd)
+
+
+def road_bump(height: float = 0.05, start: float = 0.2, duration: float = 0.15):
+    """A cosine road bump z(t) = h (1 - cos(2 pi (t - start)/duration)) / 2 during [start, start + duration]."""
+    def z(t):
+        if start <= t <= start + duration:
+            return height * 0.5 * (1 - np.cos(2 * np.pi * (t - start) / duration))
+        return 0.0
+    return z
+
+
+class Trajectory(NamedTuple):
+    """Times, joint coordinates and rates (rows)."""
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+
+
+def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, alpha: float = 20.0,
+             beta: float = 20.0, t_eval=None, rtol: float = 1e-9, atol: float = 1e-10) -> Trajectory:
+    """Integrate with solve_ivp; the loop closure is held by Baumgarte stabilisation,
+    gamma <- gamma - 2 alpha Phidot - beta^2 Phi (alpha, beta in 1/s)."""
+    from scipy.integrate import solve_ivp
+    nq = model.nq
+
+    def rhs(t, z):
+        q, qd = z[:nq], z[nq:]
+        return np.concatenate([qd, _stabilised_qdd(model, q, qd, point, t, alpha, beta)])
+
+    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, qd0]), method="DOP853", rtol=rtol, atol=atol,
+                    t_eval=t_eval)
+    if not sol.success:
+        raise RFDAError(f"integration failed: {sol.message}")
+    return Trajectory(sol.t, sol.y[:nq].T, sol.y[nq:].T)
+
+
+def _stabilised_qdd(model, q, qd, point, t, alpha, beta):
+    """qddot with gamma augmented by the Baumgarte terms -2 alpha Phidot - beta^2 Phi."""
+    return solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd
+
+
+# ----------------------------------------------------------------------------- the quarter car
+
+#: Hardpoints of the chassis-fixed quarter car chosen here (metres; x forward, y outward, z up;
+#: the left front corner of a mid-size car, wheel radius 0.30 m).
+HARDPOINTS = {
+    "lower arm front pivot": (0.15, 0.30, 0.20),
+    "lower arm rear pivot": (-0.20, 0.30, 0.20),
+    "lower ball joint": (0.00, 0.72, 0.16),
+    "upper front link, chassis": (0.12, 0.42, 0.52),
+    "upper front link, knuckle": (0.03, 0.66, 0.50),
+    "upper rear link, chassis": (-0.18, 0.42, 0.52),
+    "upper rear link, knuckle": (-0.03, 0.66, 0.50),
+    "tie rod, chassis": (-0.14, 0.35, 0.26),
+    "tie rod, knuckle": (-0.13, 0.70, 0.24),
+    "wheel centre": (0.00, 0.75, 0.30),
+    "spring, lower arm": (0.00, 0.55, 0.18),
+    "spring, chassis": (0.00, 0.50, 0.65),
+}
+
+
+def _frame_z_along(u) -> np.ndarray:
+    """A rotation whose z axis is u (for link joint frames)."""
+    u = np.asarray(u, float) / np.linalg.norm(u)
+    a = np.array([1.0, 0, 0]) if abs(u[0]) < 0.9 else np.array([0, 1.0, 0])
+    x = np.cross(a, u)
+    x /= np.linalg.norm(x)
+    return np.column_stack([x, np.cross(u, x), u])
+
+
+def quarter_car(*, road=None) -> Model:
+    """The chassis-fixed quarter car of Fig. 3 with the hardpoints of :data:`HARDPOINTS`.
+
+    Six bodies including the fixed chassis.  Spanning tree (10 joint coordinates): the lower A-arm
+    turns on a revolute joint about its pivot axis (1); the knuckle with the wheel sits on the lower
+    ball joint, spherical (3); the upper front link, the upper rear link and the tie rod hang from the
+    knuckle on universal joints (2 each).  The three link ends at the chassis are cut spherical joints
+    (m = 9), leaving 10 - 9 = 1 degree of freedom, the wheel travel.  A spring-damper (30 kN/m,
+    2.5 kN s/m, preloaded by 30 mm) acts between the lower arm and the chassis, a vertical tyre
+    (200 kN/m, radius 0.30 m) between the wheel centre and the road ``road(t)`` (default flat), and
+    gravity.  ``q0`` = 0 is the design position, where every loop closes exactly.
+    """
+    H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
+    axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
+    C_lca = _frame_z_along(axis)                             # revolute about the pivot axis (local z)
+    o_lca = H["lower arm front pivot"]
+    ball = H["lower ball joint"]
+    lca_c = (H["lower arm front pivot"] + H["lower arm rear pivot"] + ball) / 3
+    bodies = [
+        RBody("lower arm", -1, o_lca, C_lca, "z", 3.0, C_lca.T @ (lca_c - o_lca), np.diag([0.05, 0.08, 0.12])),
+        RBody("knuckle and wheel", 0, C_lca.T @ (ball - o_lca), C_lca.T, "xyz", 20.0,
+              H["wheel centre"] - ball, np.diag([0.9, 1.4, 0.9])),
+    ]
+    cuts = []
+    for name, k_end, c_end, mass in (("upper front link", "upper front link, knuckle", "upper front link, chassis", 0.6),
+                                     ("upper rear link", "upper rear link, knuckle", "upper rear link, chassis", 0.6),
+                                     ("tie rod", "tie rod, knuckle", "tie rod, chassis", 0.5)):
+        u = H[c_end] - H[k_end]                            # from the knuckle end to the chassis end
+        C = _frame_z_along(u)                              # knuckle axes = world axes at q = 0
+        L = np.linalg.norm(u)
+        Jl = mass * L * L / 12
+        j = len(bodies)
+        bodies.append(RBody(name, 1, H[k_end] - ball, C, "xy", mass, np.array([0, 0, L / 2]),
+                            np.diag([Jl, Jl, 1e-4])))
+        cuts.append(CutJoint("s", -1, j, pa=H[c_end], pb=np.array([0, 0, L]), name=f"{name} at the chassis"))
+    spring = SpringDamper(0, -1, C_lca.T @ (H["spring, lower arm"] - o_lca), H["spring, chassis"], 30e3, 2.5e3,
+                          np.linalg.norm(H["spring, chassis"] - H["spring, lower arm"]) + 0.03)
+    return Model(tuple(bodies), tuple(cuts), (spring,), np.array([0, 0, -9.81]), np.zeros(10), tire_body=1,
+                 tire_k=200e3, tire_r=0.30, road=road, name="chassis-fixed quarter car")
+
+
+def tree_joint_constraints(model: Model) -> tuple:
+    """The spanning-tree joints written as basic constraints (Haug 1989): a spherical joint is
+    Phi^s; a universal joint "xy" adds Phi^d1 between the first axis (on the parent) and the second
+    (on the child); a revolute joint "z" adds two Phi^d1 (x and y of the joint frame against z)."""
+    out = []
+    for j, b in enumerate(model.bodies):
+        i = b.parent
+        out.append(CutJoint("s", i, j, pa=b.s, pb=np.zeros(3), name=f"{b.name}: point"))
+        if b.axes == "z":
+            out += [CutJoint("d1", i, j, ua=b.C[:, 0], ub=_E[2], name=f"{b.name}: axis x"),
+                    CutJoint("d1", i, j, ua=b.C[:, 1], ub=_E[2], name=f"{b.name}: axis y")]
+        elif b.axes == "xy":
+            out.append(CutJoint("d1", i, j, ua=b.C[:, 0], ub=_E[1], name=f"{b.name}: cross"))
+        elif b.axes != "xyz":
+            raise ModelError(f"body {b.name!r}: joint axes {b.axes!r} have no basic-constraint form here")
+    return tuple(out)
+
+
+def absolute_constraints(model: Model, q, qd):
+    """(C, gamma) of every joint, tree and cut, in the foundation's absolute coordinates
+    (ydot_j = (centroid velocity, omega_j), body order), for ``dae.forward_dynamics(..., extra=...)``."""
+    full = Model(model.bodies, tree_joint_constraints(model) + model.cuts, model.springs, model.gravity, model.q0,
+                 model.tire_body, model.tire_k, model.tire_r, model.road, model.name)
+    kin = kinematics(full, q, qd, "centroid")
+    Phi, gamma = constraint_rows(full, kin)
+    C = np.zeros((full.m, 6 * model.n))
+    for j, B in Phi.items():
+        C[:, 6 * j:6 * j + 6] = B
+    return C, gamma
+
+
+def applied_forces(model: Model, q, qd, t: float = 0.0) -> np.ndarray:
+    """Springs and tyre as generalized forces in absolute coordinates (gravity excluded)."""
+    kin = kinematics(model, q, qd)
+    F, tau = _external_forces(model, q, qd, kin, t, Tally())
+    return np.concatenate([np.concatenate([F[j] - model.bodies[j].mass * model.gravity, tau[j]])
+                           for j in range(model.n)])
+
+
+def to_absolute(model: Model, q, qd):
+    """The same model in the foundation's absolute coordinates: every body free, every joint (tree
+    and cut) as extra constraint rows of eq. (7) built from the basic constraints at the centroid.
+
+    Returns (system, state); :func:`absolute_constraints` and :func:`applied_forces` give the
+    rows and forces to pass to :func:`rfda_teach.dae.forward_dynamics`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint, dae
+    >>> car = refpoint.quarter_car()
+    >>> system, state = refpoint.to_absolute(car, car.q0, np.zeros(10))
+    >>> res = dae.forward_dynamics(system, state, extra=refpoint.absolute_constraints(car, car.q0, np.zeros(10)),
+    ...                            f_ext=refpoint.applied_forces(car, car.q0, np.zeros(10)))
+    >>> res.lam.shape                      # 20 rows for the tree joints, 9 for the cut joints
+    (29,)
+    """
+    from .bodies import Body, matrix_to_euler_params
+    from .joints import Joint
+    from .system import State, System
+    kin = kinematics(model, q, qd)
+    bodies = tuple(Body("spatial", b.mass, b.J, name=b.name) for b in model.bodies)   # J in {O_j} axes
+    system = System(tuple([-1] + [0] * (model.n - 1)), bodies, tuple(Joint("free") for _ in model.bodies),
+                    model.gravity, name=model.name + " (absolute coordinates)")
+    y = np.concatenate([np.concatenate([kin.rc[j], matrix_to_euler_params(kin.A[j])]) for j in range(model.n)])
+    yd = np.concatenate([np.concatenate([kin.rcd[j], kin.w[j]]) for j in range(model.n)])
+    return system, State(y, yd)

@@ -1,0 +1,138 @@
+"""The analysis reference point (Kang & Yoon): three points, one answer; against the foundation's DAE;
+constraint rows against finite differences; multiplication counts; a stabilised simulation."""
+import numpy as np
+import pytest
+
+from rfda_teach import dae, refpoint as rp
+from rfda_teach.errors import ModelError, TopologyError
+
+from conftest import rel
+
+
+@pytest.fixture(scope="module")
+def car():
+    return rp.quarter_car(road=rp.road_bump())
+
+
+def _random_state(car, seed):
+    rng = np.random.default_rng(seed)
+    q = car.q0.copy()
+    q[0] = rng.uniform(-0.15, 0.15)
+    q = rp.assemble(car, q + 0.01 * rng.normal(size=car.nq) * (np.arange(car.nq) > 0), fixed=[0])
+    return q, rp.consistent_velocity(car, q, rng.normal(size=car.nq))
+
+
+def test_quarter_car_topology_and_dof(car):
+    assert car.n + 1 == 6 and car.nq == 10 and car.m == 9
+    assert [b.axes for b in car.bodies] == ["z", "xyz", "xy", "xy", "xy"]
+    assert all(c.kind == "s" for c in car.cuts)
+    J = rp._closure_jacobian(car, car.q0)
+    assert np.linalg.matrix_rank(J) == 9                         # independent constraints: 1 DOF
+    assert np.abs(rp.closure_residual(car, car.q0)).max() < 1e-14
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_three_points_same_qdd_and_lambda(car, seed):
+    q, qd = _random_state(car, seed)
+    sols = [rp.solve(car, q, qd, p, t=0.25) for p in rp.POINTS]
+    for s in sols[1:]:
+        assert rel(s.qdd, sols[0].qdd) < 1e-10
+        assert rel(s.lam, sols[0].lam) < 1e-10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_same_accelerations_as_the_absolute_coordinate_dae(car, seed):
+    q, qd = _random_state(car, seed)
+    sol = rp.solve(car, q, qd, "centroid", t=0.25)
+    system, state = rp.to_absolute(car, q, qd)
+    ref = dae.forward_dynamics(system, state, extra=rp.absolute_constraints(car, q, qd),
+                               f_ext=rp.applied_forces(car, q, qd, t=0.25))
+    Yd = np.concatenate(sol.Yd)
+    assert rel(Yd, ref.ydd) < 1e-10
+    # the cut-joint multipliers are the last 9 of the DAE's (tree joints come first)
+    assert rel(-sol.lam, ref.lam[-9:]) < 1e-9 or rel(sol.lam, ref.lam[-9:]) < 1e-9
+
+
+def _test_model():
+    """A 3-body chain with every basic constraint kind as cut joints (d1, d2, ss) - 1 DOF left."""
+    E = np.eye(3)
+    bodies = (rp.RBody("a", -1, np.zeros(3), E, "z", 1.0, np.array([0.3, 0, 0]), np.diag([0.1, 0.2, 0.3])),
+              rp.RBody("b", 0, np.array([0.6, 0, 0]), E, "xyz", 1.5, np.array([0.2, 0.1, 0]), np.diag([0.2, 0.1, 0.3])),
+              rp.RBody("c", 1, np.array([0.4, 0.2, 0]), E, "xy", 0.8, np.array([0, 0, 0.2]), np.diag([0.05, 0.05, 0.02])))
+    cuts = (rp.CutJoint("d1", -1, 1, ua=np.array([0, 0, 1.0]), ub=np.array([1.0, 0, 0])),
+            rp.CutJoint("d2", 0, 2, pa=np.array([0.6, 0, 0]), pb=np.array([0, 0, 0.4]), ua=np.array([0, 0, 1.0])),
+            rp.CutJoint("ss", -1, 2, pa=np.array([1.0, 0.2, 0.0]), pb=np.array([0, 0, 0.4]), length=0.0))
+    m = rp.Model(bodies, cuts, (), np.array([0, 0, -9.81]), np.zeros(6))
+    x = rp._closure(m, rp.kinematics(m, m.q0, np.zeros(6)))
+    cuts = cuts[:2] + (rp.CutJoint("ss", -1, 2, pa=cuts[2].pa, pb=cuts[2].pb, length=float(np.sqrt(x[2] + 0.0))),)
+    return rp.Model(bodies, cuts, (), np.array([0, 0, -9.81]), np.zeros(6))
+
+
+@pytest.mark.parametrize("point", rp.POINTS)
+def test_constraint_rows_velocity_and_gamma_by_finite_differences(point):
+    """Sum Phi_Zj Y_j is the rate of the closure residual, and Sum Phi_Zj Ydot_j - gamma its second
+    derivative along q(t) = q + t qd + t^2 qdd / 2, for every basic constraint (d1, d2, ss, s)."""
+    for model in (_test_model(), rp.quarter_car()):
+        rng = np.random.default_rng(1)
+        q = model.q0 + 0.2 * rng.normal(size=model.nq)
+        qd, qdd = rng.normal(size=model.nq), rng.normal(size=model.nq)
+        kin = rp.kinematics(model, q, qd, point)
+        Phi, gamma = rp.constraint_rows(model, kin)
+        rate = sum(B @ kin.Y[j] for j, B in Phi.items())
+        h = 1e-5
+        path = lambda s: rp.closure_residual(model, q + s * qd + 0.5 * s * s * qdd)
+        assert np.allclose(rate, (path(h) - path(-h)) / (2 * h), atol=1e-7)
+        # accelerations Ydot_j for this qdd through eq. (26)/(34)
+        tally = rp.Tally()
+        tr = rp._transforms(model, kin, qd, point, tally)
+        Yd = []
+        for j, b in enumerate(model.bodies):
+            Yi = np.zeros(6) if b.parent < 0 else Yd[b.parent]
+            Yd.append(rp._B1Y(tally, tr[j].d, Yi) + rp._B2q(tally, tr[j], qdd[model.qslices[j]]) + tr[j].D)
+        second = sum(B @ Yd[j] for j, B in Phi.items()) - gamma
+        fd2 = (path(h) - 2 * path(0.0) + path(-h)) / h ** 2
+        assert np.allclose(second, fd2, atol=2e-4)
+
+
+def test_three_points_on_the_model_with_every_constraint_kind():
+    m = _test_model()
+    q = m.q0 + 0.0
+    q = rp.assemble(m, q, fixed=[0])
+    qd = rp.consistent_velocity(m, q, np.arange(6.0) / 5)
+    a = [rp.solve(m, q, qd, p) for p in rp.POINTS]
+    assert rel(a[1].qdd, a[0].qdd) < 1e-10 and rel(a[2].qdd, a[0].qdd) < 1e-10
+    assert rel(a[2].lam, a[0].lam) < 1e-10
+
+
+def test_multiplication_counts_follow_the_papers_savings(car):
+    c = {p: rp.count_multiplications(car, p, by_step=True) for p in rp.POINTS}
+    tot = {p: sum(v.values()) for p, v in c.items()}
+    assert tot["origin"] < tot["centroid"] and tot["joint"] < tot["centroid"]
+    # B_j1 = I saves at least 36 + 6n + 6m in the recursion for every body with a moving parent
+    predicted = sum(36 + 6 * len(b.axes) + 6 * car.m for b in car.bodies if b.parent >= 0)
+    saved = c["centroid"]["recursion (step 1)"] - c["origin"]["recursion (step 1)"]
+    assert saved >= predicted
+    # counts are instrumented: they depend on the tree, not only on formulas
+    assert rp.count_multiplications(car, "origin", q=car.q0, qd=np.ones(10)) == tot["origin"]
+
+
+def test_stabilised_simulation_closes_the_loops_and_agrees_across_points(car):
+    tr = rp.simulate(car, car.q0, np.zeros(10), 2.0, "origin", t_eval=np.linspace(0, 2, 41))
+    closure = max(np.abs(rp.closure_residual(car, q)).max() for q in tr.q)
+    assert closure < 1e-8
+    bump_top = np.argmax([rp.kinematics(car, q, np.zeros(10)).rc[1][2] for q in tr.q])
+    assert 0.2 <= tr.t[bump_top] <= 0.5                             # the wheel rises over the bump
+    short = [rp.simulate(car, car.q0, np.zeros(10), 0.4, p, t_eval=[0.4], rtol=1e-10, atol=1e-11) for p in rp.POINTS]
+    assert np.allclose(short[0].q, short[1].q, atol=1e-7) and np.allclose(short[0].q, short[2].q, atol=1e-7)
+
+
+def test_bad_input(car):
+    with pytest.raises(ModelError, match="point='cog'"):
+        rp.forward_dynamics(car, car.q0, np.zeros(10), "cog")
+    with pytest.raises(ModelError, match="q has shape"):
+        rp.forward_dynamics(car, car.q0[:4], np.zeros(10))
+    import dataclasses
+    b = car.bodies
+    swapped = (dataclasses.replace(b[1], parent=1), b[0])
+    with pytest.raises(TopologyError, match="body 0 .* is numbered lower than its parent 1"):
+        rp.Model(swapped, (), (), car.gravity, np.zeros(4))
