@@ -445,3 +445,88 @@ def animate_kane(system, X, Y, *, times=None, interval: int = 100, follow: bool 
 
 
 __all__ += ["kane_segments", "draw_kane", "animate_kane"]
+
+
+def refpoint_segments(model, q) -> list:
+    """World polylines that draw a :class:`rfda_teach.refpoint.Model`: each body as a star from its
+    centroid to its attachment points (own joint, children's joints, cut joints, spring points);
+    the tyre body also gets its wheel as a circle of the tyre radius in its x-z plane.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import refpoint, viz
+    >>> car = refpoint.quarter_car()
+    >>> len(viz.refpoint_segments(car, car.q0))
+    6
+    """
+    from . import refpoint as rp
+    kin = rp.kinematics(model, q, np.zeros(model.nq))
+    pts = {j: [np.zeros(3)] for j in range(model.n)}
+    for j, b in enumerate(model.bodies):
+        if b.parent >= 0:
+            pts[b.parent].append(np.asarray(b.s, float))
+    for c in model.cuts:
+        for body, p in ((c.a, c.pa), (c.b, c.pb)):
+            if body >= 0:
+                pts[body].append(np.asarray(p, float))
+    for sd in model.springs:
+        for body, p in ((sd.a, sd.pa), (sd.b, sd.pb)):
+            if body >= 0:
+                pts[body].append(np.asarray(p, float))
+    segs = []
+    for j in range(model.n):
+        A, r, rc = kin.A[j], kin.r[j], kin.rc[j]
+        line = []
+        for p in pts[j]:
+            line += [rc, r + A @ p]
+        segs.append(np.array(line))
+    if model.tire_body >= 0:
+        j = model.tire_body
+        th = np.linspace(0, 2 * np.pi, 40)
+        circ = np.array([kin.rc[j] + kin.A[j] @ (model.tire_r * np.array([np.cos(a), 0, np.sin(a)])) for a in th])
+        segs.append(circ)
+    return segs
+
+
+def draw_refpoint_model(model, q, *, ax=None, title: str = "", road_z: float | None = None):
+    """Draw a refpoint model in 3-D: bodies, the spring (dashed) and the chassis points (black).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import refpoint, viz
+    >>> car = refpoint.quarter_car()
+    >>> ax = viz.draw_refpoint_model(car, car.q0)
+    >>> len(ax.lines) >= 7
+    True
+    """
+    import matplotlib.pyplot as plt
+    from . import refpoint as rp
+    if ax is None:
+        fig = plt.figure(figsize=(5, 5))
+        ax = fig.add_subplot(projection="3d")
+    cmap = plt.get_cmap("tab10")
+    segs = refpoint_segments(model, q)
+    for k, s in enumerate(segs):
+        ax.plot(s[:, 0], s[:, 1], s[:, 2], "-", color="0.3" if k == model.n else cmap(k), lw=2)
+    kin = rp.kinematics(model, q, np.zeros(model.nq))
+    for sd in model.springs:
+        xa = sd.pa if sd.a < 0 else kin.r[sd.a] + kin.A[sd.a] @ sd.pa
+        xb = sd.pb if sd.b < 0 else kin.r[sd.b] + kin.A[sd.b] @ sd.pb
+        ax.plot(*np.array([xa, xb]).T, "k--", lw=1.5)
+    fixed = [b.s for b in model.bodies if b.parent < 0] + [c.pa for c in model.cuts if c.a < 0]
+    fixed = np.array(fixed)
+    ax.plot(fixed[:, 0], fixed[:, 1], fixed[:, 2], "ks", ms=4)
+    if road_z is not None:
+        ax.plot([-0.4, 0.4], [0.75, 0.75], [road_z, road_z], "k-", lw=3)
+    ax.set_xlim(-0.4, 0.4); ax.set_ylim(0.2, 1.0); ax.set_zlim(-0.05, 0.75)
+    ax.set_xlabel("x"); ax.set_ylabel("y"); ax.set_zlabel("z")
+    ax.view_init(elev=12, azim=-20)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+__all__ += ["refpoint_segments", "draw_refpoint_model"]
