@@ -17,6 +17,7 @@ True
 """
 
 from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark, viz, kane, refpoint  # noqa: F401
+# interop needs the optional extra "robots" (pinocchio); import it explicitly: from rfda_teach import interop
 from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoordinateSelectionError, ModelError  # noqa: F401
 from .system import System, State  # noqa: F401
 
