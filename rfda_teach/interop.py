@@ -243,8 +243,8 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     >>> bool(np.allclose(interop.forward_dynamics(robot, q, v, tau), a_pin))      
     True
     """
-    if form not in ("lubich", "featherstone", "dense"):
-        raise ModelError(f"form={form!r}; use 'lubich', 'featherstone' or 'dense'")
+    if form not in ("lubich", "featherstone", "dense", "fast"):
+        raise ModelError(f"form={form!r}; use 'lubich', 'featherstone', 'dense' or 'fast' (numba)")
     model, data = _kinematics(robot, q, v)
     tau = np.asarray(tau, float)
     if tau.shape != (model.nv,):
@@ -253,7 +253,12 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     T = _speed_maps(robot, data)
     tau_ours = np.concatenate([Ti @ tau[model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]]
                                for i, Ti in zip(range(1, model.njoints), T)])
-    if form == "dense":
+    if form == "fast":
+        from . import fastpath
+        if not fastpath.available():
+            raise ModelError("form='fast' needs numba: pip install numba (or the extra 'fast')")
+        qdd_ours = fastpath.joint_accelerations(_fast_model(robot), state.y, state.yd, tau_ours)
+    elif form == "dense":
         res = dae.forward_dynamics(robot, state, tau=tau_ours)
         from .system import terms
         tr = terms(robot, state, tau=tau_ours)
@@ -289,3 +294,93 @@ def random_state(robot: RobotSystem, seed=None, *, scale: float = 1.0):
 
 
 __all__ += ["example_robot_path"]
+
+
+def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "screw-axis arm") -> RobotSystem:
+    """A serial arm in Modern Robotics' format (Lynch & Park): link-frame transforms Mlist (M_{i-1,i} at the
+    home position, mass-centre frames), spatial inertias Glist (6x6, [I, 0; 0, m]) and space-frame screw
+    axes Slist (6 x n, [omega; v]).  Joint i turns about the line of S_i; its frame is placed on that line,
+    parallel to the space frame at home.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import interop
+    >>> M = [np.eye(4), np.eye(4)]; M[0][2, 3] = 0.5; M[1][0, 3] = 1.0
+    >>> G = [np.diag([0.1, 0.1, 0.1, 1, 1, 1.0])]
+    >>> S = np.array([[0, 1.0, 0, -0.5, 0, 0]]).T            # about y through (0, 0, 0.5)
+    >>> interop.from_screws(M, G, S).n
+    1
+    """
+    pin = require_pinocchio()
+    Slist = np.asarray(Slist, float)
+    n = Slist.shape[1]
+    if len(Glist) != n or len(Mlist) < n:
+        raise ModelError(f"from_screws: {n} screw axes need {n} inertias and at least {n} link transforms")
+    model = pin.Model()
+    model.gravity.linear = np.asarray(gravity, float)
+    T = np.eye(4)
+    prev_point = np.zeros(3)
+    parent = 0
+    for i in range(n):
+        T = T @ np.asarray(Mlist[i], float)                         # mass-centre frame of link i at home
+        w, v = Slist[:3, i], Slist[3:, i]
+        if abs(np.linalg.norm(w) - 1) > 1e-9:
+            raise ModelError(f"from_screws: joint {i + 1} is not revolute (|omega| = {np.linalg.norm(w):.3g})")
+        point = np.cross(w, v)                                        # the point of the axis nearest the origin
+        jid = model.addJoint(parent, pin.JointModelRevoluteUnaligned(w), pin.SE3(np.eye(3), point - prev_point),
+                             f"joint{i + 1}")
+        G = np.asarray(Glist[i], float)
+        m = G[3, 3]
+        model.appendBodyToJoint(jid, pin.Inertia(m, np.zeros(3), G[:3, :3]), pin.SE3(T[:3, :3], T[:3, 3] - point))
+        prev_point, parent = point, jid
+    model.name = name
+    return from_pinocchio(model)
+
+
+def from_dh(links, gravity=(0.0, 0.0, -9.81), name: str = "DH arm") -> RobotSystem:
+    """A serial arm from standard Denavit-Hartenberg rows with dynamics: each link a dict with d, a,
+    alpha, offset, m, r (mass centre in the link frame) and I (3x3 inertia at the mass centre, link
+    axes), as in the Robotics Toolbox's DH models.  Joint i turns about z_{i-1}.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import interop
+    >>> link = dict(d=0.0, a=1.0, alpha=0.0, offset=0.0, m=1.0, r=[-0.5, 0, 0], I=np.eye(3) * 0.1)
+    >>> interop.from_dh([link, link]).n
+    2
+    """
+    pin = require_pinocchio()
+    model = pin.Model()
+    model.gravity.linear = np.asarray(gravity, float)
+
+    def dh(d, a, alpha):
+        ca, sa = np.cos(alpha), np.sin(alpha)
+        R = np.array([[1, 0, 0], [0, ca, -sa], [0, sa, ca]])
+        return pin.SE3(R, np.array([a, 0.0, d]))                     # Tz(d) Tx(a) Rx(alpha), after Rz(theta)
+
+    parent, placement = 0, pin.SE3.Identity()
+    for i, L in enumerate(links):
+        off = float(L.get("offset", 0.0))
+        Roff = pin.SE3(np.array([[np.cos(off), -np.sin(off), 0], [np.sin(off), np.cos(off), 0], [0, 0, 1.0]]),
+                       np.zeros(3))
+        jid = model.addJoint(parent, pin.JointModelRZ(), placement * Roff, f"joint{i + 1}")
+        body = dh(float(L["d"]), float(L["a"]), float(L["alpha"]))
+        I = np.asarray(L["I"], float)
+        model.appendBodyToJoint(jid, pin.Inertia(float(L["m"]), np.asarray(L["r"], float), I), body)
+        parent, placement = jid, body
+    model.name = name
+    return from_pinocchio(model)
+
+
+def _fast_model(robot: RobotSystem):
+    from . import fastpath
+    fm = robot.__dict__.get("_fast")
+    if fm is None:
+        fm = fastpath.compile_model(robot)
+        object.__setattr__(robot, "_fast", fm)
+    return fm
+
+
+__all__ += ["from_screws", "from_dh"]

@@ -96,3 +96,65 @@ def test_errors():
         interop.forward_dynamics(robot, q[:3], v, tau)
     with pytest.raises(ModelError, match="form='aba'"):
         interop.forward_dynamics(robot, q, v, tau, form="aba")
+
+
+@pytest.mark.parametrize("name", ["ur5", "solo12"])
+def test_fast_form_equals_aba(name):
+    from rfda_teach import fastpath
+    if not fastpath.available():
+        pytest.skip("numba is not installed")
+    robot = interop.example_robot(name)
+    data = robot.pin_model.createData()
+    q, v, tau = interop.random_state(robot, seed=2)
+    assert rel(interop.forward_dynamics(robot, q, v, tau, form="fast"), pin.aba(robot.pin_model, data, q, v, tau)) < 1e-8
+
+
+def ur5_screws():
+    """The UR5 in Modern Robotics' format (Lynch & Park's UR5 parameters)."""
+    M01 = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.089159], [0, 0, 0, 1]])
+    M12 = np.array([[0, 0, 1, 0.28], [0, 1, 0, 0.13585], [-1, 0, 0, 0], [0, 0, 0, 1]])
+    M23 = np.array([[1, 0, 0, 0], [0, 1, 0, -0.1197], [0, 0, 1, 0.395], [0, 0, 0, 1]])
+    M34 = np.array([[0, 0, 1, 0], [0, 1, 0, 0], [-1, 0, 0, 0.14225], [0, 0, 0, 1]])
+    M45 = np.array([[1, 0, 0, 0], [0, 1, 0, 0.093], [0, 0, 1, 0], [0, 0, 0, 1]])
+    M56 = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.09465], [0, 0, 0, 1]])
+    G = [np.diag(v) for v in ([0.010267495893, 0.010267495893, 0.00666, 3.7, 3.7, 3.7],
+                              [0.22689067591, 0.22689067591, 0.0151074, 8.393, 8.393, 8.393],
+                              [0.049443313556, 0.049443313556, 0.004095, 2.275, 2.275, 2.275],
+                              [0.111172755531, 0.111172755531, 0.21942, 1.219, 1.219, 1.219],
+                              [0.111172755531, 0.111172755531, 0.21942, 1.219, 1.219, 1.219],
+                              [0.0171364731454, 0.0171364731454, 0.033822, 0.1879, 0.1879, 0.1879])]
+    S = np.array([[0, 0, 1, 0, 0, 0], [0, 1, 0, -0.089159, 0, 0], [0, 1, 0, -0.089159, 0, 0.425],
+                  [0, 1, 0, -0.089159, 0, 0.81725], [0, 0, -1, -0.10915, 0.81725, 0],
+                  [0, 1, 0, 0.005491, 0, 0.81725]]).T
+    return [M01, M12, M23, M34, M45, M56], G, S
+
+
+def test_from_screws_equals_modern_robotics_forward_dynamics():
+    mr = pytest.importorskip("modern_robotics")
+    Mlist, Glist, Slist = ur5_screws()
+    robot = interop.from_screws(Mlist, Glist, Slist)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        th, dth, tau = rng.uniform(-1, 1, 6), rng.normal(size=6), rng.normal(size=6)
+        ref = mr.ForwardDynamics(th, dth, tau, np.array([0, 0, -9.81]), np.zeros(6), Mlist + [np.eye(4)], Glist, Slist)
+        for form in ("featherstone", "dense"):
+            assert rel(interop.forward_dynamics(robot, th, dth, tau, form=form), ref) < 1e-8
+
+
+def test_from_dh_two_link_arm_against_the_textbook_formula():
+    """A planar two-link arm with point masses at the link ends (Spong's example), gravity along -y."""
+    m1, m2, l1, l2 = 1.3, 0.7, 0.9, 0.6
+    eps = 1e-9 * np.eye(3)                     # point masses: a vanishing inertia keeps every body valid
+    links = [dict(d=0.0, a=l1, alpha=0.0, m=m1, r=[0, 0, 0], I=eps), dict(d=0.0, a=l2, alpha=0.0, m=m2, r=[0, 0, 0], I=eps)]
+    robot = interop.from_dh(links, gravity=(0, -9.81, 0))
+    q, qd, tau = np.array([0.4, -0.7]), np.array([0.3, 0.5]), np.array([1.0, -0.5])
+    c2, s2 = np.cos(q[1]), np.sin(q[1])
+    M = np.array([[m1 * l1**2 + m2 * (l1**2 + 2 * l1 * l2 * c2 + l2**2), m2 * (l1 * l2 * c2 + l2**2)],
+                  [m2 * (l1 * l2 * c2 + l2**2), m2 * l2**2]])
+    h = m2 * l1 * l2 * s2
+    Cqd = np.array([-h * qd[1] * (2 * qd[0] + qd[1]), h * qd[0] ** 2])
+    g = 9.81
+    grav = np.array([(m1 + m2) * l1 * g * np.cos(q[0]) + m2 * g * l2 * np.cos(q[0] + q[1]),
+                     m2 * g * l2 * np.cos(q[0] + q[1])])
+    ref = np.linalg.solve(M, tau - Cqd - grav)
+    assert rel(interop.forward_dynamics(robot, q, qd, tau), ref) < 1e-6
