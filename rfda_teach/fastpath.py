@@ -65,6 +65,7 @@ class FastModel:
     rows: np.ndarray
     mc: np.ndarray
     world: np.ndarray
+    ortho: np.ndarray
     dof_start: np.ndarray
     gravity: np.ndarray
     n_dof: int
@@ -93,6 +94,7 @@ def compile_model(system: System) -> FastModel:
         rows[k, :m] = Phi
         rows[k, m:] = Psi
         world[k, :m] = wflags
+    ortho = np.array([np.allclose(rows[k] @ rows[k].T, np.eye(6), atol=1e-14) for k in range(n)], dtype=np.bool_)
     return FastModel(
         parents=np.array(system.parents, dtype=np.int64),
         order=np.array(system.topology.order, dtype=np.int64),
@@ -101,7 +103,7 @@ def compile_model(system: System) -> FastModel:
         cpt=np.array([jt.child_point for jt in system.joints]),
         ppt=np.array([jt.parent_point for jt in system.joints]),
         pframe=np.array([jt.parent_frame for jt in system.joints]),
-        rows=rows, mc=mc, world=world,
+        rows=rows, mc=mc, world=world, ortho=ortho,
         dof_start=np.array([s.start for s in system.dof_slices], dtype=np.int64),
         gravity=np.array(system.gravity, float), n_dof=int(system.n_dof))
 
@@ -135,7 +137,7 @@ def _skew(a):
 
 
 @_njit
-def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, dof_start, gravity, y, yd, tau):
+def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, ortho, dof_start, gravity, y, yd, tau):
     n = parents.shape[0]
     qdd_all = np.zeros(tau.shape[0])
     Rs = np.empty((n, 3, 3))
@@ -207,7 +209,12 @@ def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, dof_start, 
                 gam[r] = -kr[r]
         G = A @ Wk                                                   # [G; G_d]
         Q = A @ Wj                                                   # [Q; Q_d]
-        ED = np.linalg.inv(G)                                        # eq. (60)
+        if ortho[k]:                                                 # eq. (60): [G; G_d]^-1 = Wk^-1 A^T
+            Wki = np.eye(6)
+            Wki[:3, 3:] = _skew(ak)
+            ED = Wki @ np.ascontiguousarray(A.T)
+        else:
+            ED = np.linalg.inv(G)
         Es[k] = ED
         nf[k] = 6 - m
         Hs[k, :, :6 - m] = ED[:, m:]                                 # H_k = D_k
@@ -223,7 +230,12 @@ def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, dof_start, 
         k = order[idx]
         f = nf[k]
         j = parents[k]
-        if f > 0:
+        if f == 1:
+            h = Hs[k, :, 0].copy()
+            u = Mh[k] @ h
+            Dinv[k, 0, 0] = 1.0 / (h @ u)
+            Us[k, :, 0] = u
+        elif f > 0:
             H = np.ascontiguousarray(Hs[k, :, :f])
             U = Mh[k] @ H
             Di = np.linalg.inv(np.ascontiguousarray(H.T) @ U)
@@ -231,7 +243,12 @@ def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, dof_start, 
             Us[k, :, :f] = U
         if j >= 0:
             r = fh[k] - Mh[k] @ ds[k]
-            if f > 0:
+            if f == 1:
+                u = Us[k, :, 0].copy()
+                di = Dinv[k, 0, 0]
+                P = Mh[k] - di * np.outer(u, u)
+                pr = r - u * (di * (Hs[k, :, 0].copy() @ r))
+            elif f > 0:
                 U = np.ascontiguousarray(Us[k, :, :f])
                 Di = np.ascontiguousarray(Dinv[k, :f, :f])
                 UT = np.ascontiguousarray(U.T)
@@ -279,4 +296,4 @@ def _run(fm, y, yd, tau):
         raise ModelError("the fast path needs numba: pip install numba (or the extra 'fast')")
     tau = np.zeros(fm.n_dof) if tau is None else np.asarray(tau, float)
     return _fd(fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.ppt, fm.pframe, fm.rows, fm.mc, fm.world,
-               fm.dof_start, fm.gravity, np.asarray(y, float), np.asarray(yd, float), tau)
+               fm.ortho, fm.dof_start, fm.gravity, np.asarray(y, float), np.asarray(yd, float), tau)

@@ -109,29 +109,9 @@ def test_fast_form_equals_aba(name):
     assert rel(interop.forward_dynamics(robot, q, v, tau, form="fast"), pin.aba(robot.pin_model, data, q, v, tau)) < 1e-8
 
 
-def ur5_screws():
-    """The UR5 in Modern Robotics' format (Lynch & Park's UR5 parameters)."""
-    M01 = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.089159], [0, 0, 0, 1]])
-    M12 = np.array([[0, 0, 1, 0.28], [0, 1, 0, 0.13585], [-1, 0, 0, 0], [0, 0, 0, 1]])
-    M23 = np.array([[1, 0, 0, 0], [0, 1, 0, -0.1197], [0, 0, 1, 0.395], [0, 0, 0, 1]])
-    M34 = np.array([[0, 0, 1, 0], [0, 1, 0, 0], [-1, 0, 0, 0.14225], [0, 0, 0, 1]])
-    M45 = np.array([[1, 0, 0, 0], [0, 1, 0, 0.093], [0, 0, 1, 0], [0, 0, 0, 1]])
-    M56 = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.09465], [0, 0, 0, 1]])
-    G = [np.diag(v) for v in ([0.010267495893, 0.010267495893, 0.00666, 3.7, 3.7, 3.7],
-                              [0.22689067591, 0.22689067591, 0.0151074, 8.393, 8.393, 8.393],
-                              [0.049443313556, 0.049443313556, 0.004095, 2.275, 2.275, 2.275],
-                              [0.111172755531, 0.111172755531, 0.21942, 1.219, 1.219, 1.219],
-                              [0.111172755531, 0.111172755531, 0.21942, 1.219, 1.219, 1.219],
-                              [0.0171364731454, 0.0171364731454, 0.033822, 0.1879, 0.1879, 0.1879])]
-    S = np.array([[0, 0, 1, 0, 0, 0], [0, 1, 0, -0.089159, 0, 0], [0, 1, 0, -0.089159, 0, 0.425],
-                  [0, 1, 0, -0.089159, 0, 0.81725], [0, 0, -1, -0.10915, 0.81725, 0],
-                  [0, 1, 0, 0.005491, 0, 0.81725]]).T
-    return [M01, M12, M23, M34, M45, M56], G, S
-
-
 def test_from_screws_equals_modern_robotics_forward_dynamics():
     mr = pytest.importorskip("modern_robotics")
-    Mlist, Glist, Slist = ur5_screws()
+    Mlist, Glist, Slist = interop.ur5_screws()
     robot = interop.from_screws(Mlist, Glist, Slist)
     rng = np.random.default_rng(0)
     for _ in range(3):
