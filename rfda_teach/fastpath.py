@@ -212,9 +212,9 @@ def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, ortho, dof_
         if ortho[k]:                                                 # eq. (60): [G; G_d]^-1 = Wk^-1 A^T
             Wki = np.eye(6)
             Wki[:3, 3:] = _skew(ak)
-            ED = Wki @ np.ascontiguousarray(A.T)
+            ED = np.ascontiguousarray(Wki @ np.ascontiguousarray(A.T))
         else:
-            ED = np.linalg.inv(G)
+            ED = np.ascontiguousarray(np.linalg.inv(G))
         Es[k] = ED
         nf[k] = 6 - m
         Hs[k, :, :6 - m] = ED[:, m:]                                 # H_k = D_k
