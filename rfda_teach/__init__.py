@@ -4,7 +4,10 @@ Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
 :mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, :mod:`~rfda_teach.system`,
 :mod:`~rfda_teach.dae` (eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
 :mod:`~rfda_teach.rfda` (eq. 8-12), :mod:`~rfda_teach.models`,
-:mod:`~rfda_teach.symbolic`.
+:mod:`~rfda_teach.symbolic`; Kane's equations with relative Euler parameters
+(:mod:`~rfda_teach.kane`); the analysis reference point (:mod:`~rfda_teach.refpoint`);
+real robots through Pinocchio (:mod:`~rfda_teach.interop`, optional extra ``robots``) and a
+compiled fast path (:mod:`~rfda_teach.fastpath`, optional extra ``fast``).
 
 Examples
 --------

@@ -34,7 +34,7 @@ import numpy as np
 from .errors import ModelError
 
 __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
-           "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew",
+           "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew", "frame_with_z",
            "EULER_TOL"]
 
 #: position and velocity sizes and the dimension of the space each kind lives in
@@ -198,6 +198,23 @@ def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
     x, y, z, w = Rotation.from_matrix(R).as_quat()
     e = np.array([w, x, y, z])
     return e if e[0] >= 0 else -e
+
+
+def frame_with_z(a) -> np.ndarray:
+    """A rotation matrix whose third column is the unit vector along a (joint frames for axis joints).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> R = frame_with_z([0.0, 1.0, 1.0])
+    >>> bool(np.allclose(R @ R.T, np.eye(3)) and np.allclose(R[:, 2], np.array([0, 1, 1]) / np.sqrt(2)))
+    True
+    """
+    a = np.asarray(a, float) / np.linalg.norm(a)
+    t = np.array([1.0, 0, 0]) if abs(a[0]) < 0.9 else np.array([0, 1.0, 0])
+    x = np.cross(t, a)
+    x /= np.linalg.norm(x)
+    return np.column_stack([x, np.cross(a, x), a])
 
 
 def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:

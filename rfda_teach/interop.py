@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import dae, rfda
-from .bodies import Body, matrix_to_euler_params, skew
+from .bodies import Body, frame_with_z, matrix_to_euler_params
 from .errors import ModelError
 from .joints import Joint
 from .system import State, System
@@ -65,15 +65,6 @@ class RobotSystem(System):
     pin_model: object = None
     pin_kinds: tuple = ()
     pin_placements: tuple = field(default=(), repr=False)
-
-
-def _frame_with_z(a) -> np.ndarray:
-    """A rotation whose third column is the unit vector a."""
-    a = np.asarray(a, float) / np.linalg.norm(a)
-    t = np.array([1.0, 0, 0]) if abs(a[0]) < 0.9 else np.array([0, 1.0, 0])
-    x = np.cross(t, a)
-    x /= np.linalg.norm(x)
-    return np.column_stack([x, np.cross(a, x), a])
 
 
 def _joint_kind(jm):
@@ -126,7 +117,7 @@ def from_pinocchio(model) -> RobotSystem:
         kinds.append(kind)
         placements.append(P)
         if kind in ("revolute", "prismatic"):
-            Ra = _frame_with_z(axis)
+            Ra = frame_with_z(axis)
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P @ Ra,
                                 child_frame=Ra, name=name))
         else:

@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from .bodies import skew
+from .bodies import frame_with_z, skew
 from .errors import ConstraintRankError, ModelError, RFDAError, TopologyError
 from .tree import Topology
 
@@ -919,15 +919,6 @@ HARDPOINTS = {
 }
 
 
-def _frame_z_along(u) -> np.ndarray:
-    """A rotation whose z axis is u (for link joint frames)."""
-    u = np.asarray(u, float) / np.linalg.norm(u)
-    a = np.array([1.0, 0, 0]) if abs(u[0]) < 0.9 else np.array([0, 1.0, 0])
-    x = np.cross(a, u)
-    x /= np.linalg.norm(x)
-    return np.column_stack([x, np.cross(u, x), u])
-
-
 def quarter_car(*, road=None) -> Model:
     """The chassis-fixed quarter car of Fig. 3 with the hardpoints of :data:`HARDPOINTS`.
 
@@ -942,7 +933,7 @@ def quarter_car(*, road=None) -> Model:
     """
     H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
     axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
-    C_lca = _frame_z_along(axis)                             # revolute about the pivot axis (local z)
+    C_lca = frame_with_z(axis)                             # revolute about the pivot axis (local z)
     o_lca = H["lower arm front pivot"]
     ball = H["lower ball joint"]
     lca_c = (H["lower arm front pivot"] + H["lower arm rear pivot"] + ball) / 3
@@ -956,7 +947,7 @@ def quarter_car(*, road=None) -> Model:
                                      ("upper rear link", "upper rear link, knuckle", "upper rear link, chassis", 0.6),
                                      ("tie rod", "tie rod, knuckle", "tie rod, chassis", 0.5)):
         u = H[c_end] - H[k_end]                            # from the knuckle end to the chassis end
-        C = _frame_z_along(u)                              # knuckle axes = world axes at q = 0
+        C = frame_with_z(u)                              # knuckle axes = world axes at q = 0
         L = np.linalg.norm(u)
         Jl = mass * L * L / 12
         j = len(bodies)
