@@ -45,7 +45,13 @@ except ImportError:                                        # pragma: no cover
 
 
 def available() -> bool:
-    """True when numba is installed and the fast path is compiled."""
+    """True when numba is installed and the fast path is compiled.
+
+    Examples
+    --------
+    >>> isinstance(available(), bool)
+    True
+    """
     return _HAVE_NUMBA
 
 
@@ -282,12 +288,27 @@ def forward_dynamics(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     """Absolute accelerations yddot (the same as ``rfda.forward_dynamics(..., form="featherstone").ydd``).
 
     ``y``, ``yd`` are the stacked absolute state of :mod:`rfda_teach.system` and ``tau`` the joint forces.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.chain(3, "spatial"); st = models.random_state(sys, seed=0)
+    >>> forward_dynamics(compile_model(sys), st.y, st.yd).shape if available() else (18,)
+    (18,)
     """
     return _run(fm, y, yd, tau)[0]
 
 
 def joint_accelerations(fm: FastModel, y, yd, tau=None) -> np.ndarray:
-    """Joint accelerations qddot (the same as ``rfda.forward_dynamics(...).qdd``)."""
+    """Joint accelerations qddot (the same as ``rfda.forward_dynamics(...).qdd``).
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.chain(3, "spatial"); st = models.random_state(sys, seed=0)
+    >>> joint_accelerations(compile_model(sys), st.y, st.yd).shape if available() else (3,)
+    (3,)
+    """
     return _run(fm, y, yd, tau)[1]
 
 

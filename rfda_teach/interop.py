@@ -48,7 +48,13 @@ EXAMPLE_ROBOTS = {
 
 
 def require_pinocchio():
-    """Import pinocchio or raise a ModelError that says how to install it."""
+    """Import pinocchio or raise a ModelError that says how to install it.
+
+    Examples
+    --------
+    >>> require_pinocchio().__name__
+    'pinocchio'
+    """
     try:
         import pinocchio
     except ImportError as exc:                                     # pragma: no cover - depends on the extra
@@ -148,7 +154,13 @@ def from_urdf(path, floating_base: bool = False) -> RobotSystem:
 
 
 def example_robot_path(name: str) -> str:
-    """Path of an example-robot-data URDF listed in :data:`EXAMPLE_ROBOTS`."""
+    """Path of an example-robot-data URDF listed in :data:`EXAMPLE_ROBOTS`.
+
+    Examples
+    --------
+    >>> example_robot_path("ur5").endswith("ur5_robot.urdf")
+    True
+    """
     if name not in EXAMPLE_ROBOTS:
         raise ModelError(f"unknown example robot {name!r}; choose one of {sorted(EXAMPLE_ROBOTS)}")
     import importlib.metadata as md
@@ -160,7 +172,14 @@ def example_robot_path(name: str) -> str:
 
 
 def example_robot(name: str) -> RobotSystem:
-    """Load one of :data:`EXAMPLE_ROBOTS` (Panda, UR5, Solo-12, Talos) from example-robot-data."""
+    """Load one of :data:`EXAMPLE_ROBOTS` (Panda, UR5, Solo-12, Talos) from example-robot-data.
+
+    Examples
+    --------
+    >>> robot = example_robot("solo12")
+    >>> robot.pin_kinds[0], robot.n_dof
+    ('free', 18)
+    """
     return from_urdf(example_robot_path(name), floating_base=EXAMPLE_ROBOTS[name][1])
 
 
@@ -204,7 +223,16 @@ def _speed_maps(robot: RobotSystem, data):
 
 
 def to_state(robot: RobotSystem, q, v) -> State:
-    """The package's absolute state (mass-centre positions, Euler parameters, v, omega) for Pinocchio's (q, v)."""
+    """The package's absolute state (mass-centre positions, Euler parameters, v, omega) for Pinocchio's (q, v).
+
+    Examples
+    --------
+    >>> robot = example_robot("ur5")
+    >>> q, v, _ = random_state(robot, seed=0)
+    >>> st = to_state(robot, q, v)
+    >>> st.y.shape, st.yd.shape
+    ((42,), (36,))
+    """
     model, data = _kinematics(robot, q, v)
     ys, yds = [], []
     for i in range(1, model.njoints):
@@ -276,7 +304,14 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
 
 def random_state(robot: RobotSystem, seed=None, *, scale: float = 1.0):
     """A random Pinocchio (q, v, tau): q by integrating a random velocity from the neutral configuration
-    (works with free-flyers, whose limits are infinite), v and tau standard normal times ``scale``."""
+    (works with free-flyers, whose limits are infinite), v and tau standard normal times ``scale``.
+
+    Examples
+    --------
+    >>> robot = example_robot("panda")
+    >>> [x.shape for x in random_state(robot, seed=0)]
+    [(9,), (9,), (9,)]
+    """
     pin = require_pinocchio()
     model = robot.pin_model
     rng = np.random.default_rng(seed)

@@ -334,7 +334,15 @@ def body_states(system: KaneSystem, x, y) -> list:
 
 
 def momentum(system: KaneSystem, x, y):
-    """Total linear momentum and angular momentum about the inertial origin (inertial components)."""
+    """Total linear momentum and angular momentum about the inertial origin (inertial components).
+
+    Examples
+    --------
+    >>> sys = eight_body()
+    >>> P, H = momentum(sys, sys.x0, sys.y0)
+    >>> P.shape, H.shape
+    ((3,), (3,))
+    """
     P, H = np.zeros(3), np.zeros(3)
     for b in body_states(system, x, y):
         P += b.mass * b.velocity
@@ -343,13 +351,29 @@ def momentum(system: KaneSystem, x, y):
 
 
 def kinetic_energy(system: KaneSystem, x, y) -> float:
-    """1/2 y^T [A] y, equal to the sum of 1/2 m v_G^2 + 1/2 omega^T I omega."""
+    """1/2 y^T [A] y, equal to the sum of 1/2 m v_G^2 + 1/2 omega^T I omega.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sys = eight_body()
+    >>> A, _ = mass_matrix_and_forcing(sys, sys.x0, sys.y0)
+    >>> bool(np.isclose(kinetic_energy(sys, sys.x0, sys.y0), 0.5 * sys.y0 @ A @ sys.y0))
+    True
+    """
     return float(sum(0.5 * b.mass * b.velocity @ b.velocity + 0.5 * b.omega @ b.inertia @ b.omega
                      for b in body_states(system, x, y)))
 
 
 def energy(system: KaneSystem, x, y) -> float:
-    """Kinetic plus gravitational potential energy."""
+    """Kinetic plus gravitational potential energy.
+
+    Examples
+    --------
+    >>> sys = eight_body()
+    >>> energy(sys, sys.x0, sys.y0) > kinetic_energy(sys, sys.x0, sys.y0)     # bodies above z = 0
+    True
+    """
     V = -sum(b.mass * system.gravity @ b.position for b in body_states(system, x, y))
     return kinetic_energy(system, x, y) + float(V)
 
@@ -362,6 +386,13 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None):
     the added term vanishes on |eps| = 1 and drives |eps|^2 - 1 to zero at rate k
     (constraint stabilisation).  ``speeds`` restricts the motion to a subset of the 6N speeds
     (see :func:`reduced_dynamics`).
+
+    Examples
+    --------
+    >>> sys = eight_body()
+    >>> xd, yd = state_derivative(sys, sys.x0, sys.y0)
+    >>> xd.shape, yd.shape
+    ((56,), (48,))
     """
     N = system.N
     xdot = np.zeros(7 * N)
@@ -422,7 +453,14 @@ def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
 
 
 def euler_norm_drift(system: KaneSystem, X) -> float:
-    """Largest | |eps_K| - 1 | over a trajectory X (rows of x)."""
+    """Largest | |eps_K| - 1 | over a trajectory X (rows of x).
+
+    Examples
+    --------
+    >>> sys = eight_body()
+    >>> euler_norm_drift(sys, sys.x0[None, :])
+    0.0
+    """
     X = np.atleast_2d(X)
     N = system.N
     norms = np.linalg.norm(X[:, :4 * N].reshape(len(X), N, 4), axis=2)
@@ -486,6 +524,12 @@ def eight_body(gravity: float = 9.81) -> KaneSystem:
       at -0.8 rad/s) and slides at s'dot = (0, 0, 0.05) m/s.
 
     With ``gravity`` = g the inertial frame has gravity (0, 0, -g); with 0 the system floats.
+
+    Examples
+    --------
+    >>> sys = eight_body(gravity=0.0)
+    >>> sys.N, sys.x0.shape, sys.y0.shape, float(sys.gravity[2]) + 0.0
+    (8, (56,), (48,), 0.0)
     """
     N = 8
     mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])

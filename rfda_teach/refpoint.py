@@ -55,7 +55,7 @@ from .tree import Topology
 
 __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
            "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
-           "closure_residual", "assemble", "consistent_velocity", "simulate", "to_absolute",
+           "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
            "HARDPOINTS", "road_bump"]
 
@@ -129,7 +129,16 @@ class Tally:
                                       "dependent or a body has no inertia in a free direction") from None
 
     def solve(self, fac, B):
-        """Forward and back substitution for every column of B: n^2 per column."""
+        """Forward and back substitution for every column of B: n^2 per column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> s = solve(car, car.q0, np.zeros(10), "joint")
+    >>> s.qdd.shape, s.lam.shape, len(s.Yd)
+    ((10,), (9,), 5)
+    """
         n = fac[0].shape[0]
         B = np.asarray(B)
         self.add(n * n * (B.shape[1] if B.ndim == 2 else 1))
@@ -795,8 +804,16 @@ def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step:
 
 # ----------------------------------------------------------------------------- assembly, simulation
 
-def _closure_jacobian(model: Model, q):
-    """d(closure residual)/dq by the velocity rows: Phi_Z mapped to joint rates through the tree."""
+def closure_jacobian(model: Model, q):
+    """d(closure residual)/dq, column by column from the constraint velocity of a unit joint rate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> int(np.linalg.matrix_rank(closure_jacobian(car, car.q0)))          # 10 coordinates, 1 DOF
+    9
+    """
     cols = []
     for k in range(model.nq):
         e = np.zeros(model.nq)
@@ -846,24 +863,40 @@ def assemble(model: Model, q_guess, *, fixed=(), tol: float = 1e-13, max_iter: i
         r = closure_residual(model, q)
         if np.abs(r).max() < tol:
             return q
-        Jc = _closure_jacobian(model, q)[:, free]
+        Jc = closure_jacobian(model, q)[:, free]
         q[free] -= np.linalg.lstsq(Jc, r, rcond=None)[0]
     raise RFDAError(f"assembly did not converge (residual {np.abs(closure_residual(model, q)).max():.1e}); "
                     "start closer to an assembled configuration")
 
 
 def consistent_velocity(model: Model, q, qd_guess) -> np.ndarray:
-    """The velocity closest to ``qd_guess`` that satisfies every cut constraint (projection on null(Phi_q))."""
-    Jc = _closure_jacobian(model, q)
+    """The velocity closest to ``qd_guess`` that satisfies every cut constraint (projection on null(Phi_q)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> qd = consistent_velocity(car, car.q0, np.ones(10))
+    >>> bool(np.allclose(closure_jacobian(car, car.q0) @ qd, 0))
+    True
+    """
+    Jc = closure_jacobian(model, q)
     qd = np.asarray(qd_guess, float)
     return qd - np.linalg.pinv(Jc) @ (Jc @ qd)
 
 
 def road_bump(height: float = 0.05, start: float = 0.2, duration: float = 0.15):
-    """A cosine road bump z(t) = h (1 - cos(2 pi (t - start)/duration)) / 2 during [start, start + duration]."""
+    """A cosine road bump z(t) = h (1 - cos(2 pi (t - start)/duration)) / 2 during [start, start + duration].
+
+    Examples
+    --------
+    >>> z = road_bump(height=0.05, start=0.2, duration=0.1)
+    >>> z(0.0), round(float(z(0.25)), 3), z(1.0)
+    (0.0, 0.05, 0.0)
+    """
     def z(t):
         if start <= t <= start + duration:
-            return height * 0.5 * (1 - np.cos(2 * np.pi * (t - start) / duration))
+            return float(height * 0.5 * (1 - np.cos(2 * np.pi * (t - start) / duration)))
         return 0.0
     return z
 
@@ -879,7 +912,16 @@ class Trajectory(NamedTuple):
 def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, alpha: float = 20.0,
              beta: float = 20.0, t_eval=None, rtol: float = 1e-9, atol: float = 1e-10) -> Trajectory:
     """Integrate with solve_ivp; the loop closure is held by Baumgarte stabilisation,
-    gamma <- gamma - 2 alpha Phidot - beta^2 Phi (alpha, beta in 1/s)."""
+    gamma <- gamma - 2 alpha Phidot - beta^2 Phi (alpha, beta in 1/s).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> tr = simulate(car, car.q0, np.zeros(10), 0.01, t_eval=[0.0, 0.01])
+    >>> tr.q.shape
+    (2, 10)
+    """
     from scipy.integrate import solve_ivp
     nq = model.nq
 
@@ -930,6 +972,12 @@ def quarter_car(*, road=None) -> Model:
     2.5 kN s/m, preloaded by 30 mm) acts between the lower arm and the chassis, a vertical tyre
     (200 kN/m, radius 0.30 m) between the wheel centre and the road ``road(t)`` (default flat), and
     gravity.  ``q0`` = 0 is the design position, where every loop closes exactly.
+
+    Examples
+    --------
+    >>> car = quarter_car()
+    >>> car.n, car.nq, car.m
+    (5, 10, 9)
     """
     H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
     axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
@@ -963,7 +1011,13 @@ def quarter_car(*, road=None) -> Model:
 def tree_joint_constraints(model: Model) -> tuple:
     """The spanning-tree joints written as basic constraints (Haug 1989): a spherical joint is
     Phi^s; a universal joint "xy" adds Phi^d1 between the first axis (on the parent) and the second
-    (on the child); a revolute joint "z" adds two Phi^d1 (x and y of the joint frame against z)."""
+    (on the child); a revolute joint "z" adds two Phi^d1 (x and y of the joint frame against z).
+
+    Examples
+    --------
+    >>> [c.kind for c in tree_joint_constraints(quarter_car())][:5]
+    ['s', 'd1', 'd1', 's', 's']
+    """
     out = []
     for j, b in enumerate(model.bodies):
         i = b.parent
@@ -980,7 +1034,16 @@ def tree_joint_constraints(model: Model) -> tuple:
 
 def absolute_constraints(model: Model, q, qd):
     """(C, gamma) of every joint, tree and cut, in the foundation's absolute coordinates
-    (ydot_j = (centroid velocity, omega_j), body order), for ``dae.forward_dynamics(..., extra=...)``."""
+    (ydot_j = (centroid velocity, omega_j), body order), for ``dae.forward_dynamics(..., extra=...)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> C, gamma = absolute_constraints(car, car.q0, np.zeros(10))
+    >>> C.shape, gamma.shape
+    ((29, 30), (29,))
+    """
     full = Model(model.bodies, tree_joint_constraints(model) + model.cuts, model.springs, model.gravity, model.q0,
                  model.tire_body, model.tire_k, model.tire_r, model.road, model.name)
     kin = kinematics(full, q, qd, "centroid")
@@ -992,7 +1055,15 @@ def absolute_constraints(model: Model, q, qd):
 
 
 def applied_forces(model: Model, q, qd, t: float = 0.0) -> np.ndarray:
-    """Springs and tyre as generalized forces in absolute coordinates (gravity excluded)."""
+    """Springs and tyre as generalized forces in absolute coordinates (gravity excluded).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> applied_forces(car, car.q0, np.zeros(10)).shape
+    (30,)
+    """
     kin = kinematics(model, q, qd)
     F, tau = _external_forces(model, q, qd, kin, t, Tally())
     return np.concatenate([np.concatenate([F[j] - model.bodies[j].mass * model.gravity, tau[j]])

@@ -55,7 +55,18 @@ def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_la
 
 
 def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
-    """The matrix of eq. (7) of a DAE result, with body and joint blocks marked."""
+    """The matrix of eq. (7) of a DAE result, with body and joint blocks marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import models, dae
+    >>> sys = models.planar_revolute_pair()
+    >>> ax = plot_eq7(sys, dae.forward_dynamics(sys, models.random_state(sys, seed=0)))
+    >>> len(ax.get_xticklabels())
+    3
+    """
     nv = system.n_vel
     blocks = list(system.vel_slices) + [slice(nv + s.start, nv + s.stop) for s in system.con_slices
                                         if s.stop > s.start]

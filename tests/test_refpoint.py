@@ -26,7 +26,7 @@ def test_quarter_car_topology_and_dof(car):
     assert car.n + 1 == 6 and car.nq == 10 and car.m == 9
     assert [b.axes for b in car.bodies] == ["z", "xyz", "xy", "xy", "xy"]
     assert all(c.kind == "s" for c in car.cuts)
-    J = rp._closure_jacobian(car, car.q0)
+    J = rp.closure_jacobian(car, car.q0)
     assert np.linalg.matrix_rank(J) == 9                         # independent constraints: 1 DOF
     assert np.abs(rp.closure_residual(car, car.q0)).max() < 1e-14
 
