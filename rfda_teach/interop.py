@@ -278,16 +278,9 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
             raise ModelError("form='fast' needs numba: pip install numba (or the extra 'fast')")
         qdd_ours = fastpath.joint_accelerations(_fast_model(robot), state.y, state.yd, tau_ours)
     elif form == "dense":
-        res = dae.forward_dynamics(robot, state, tau=tau_ours)
         from .system import terms
         tr = terms(robot, state, tau=tau_ours)
-        qdd_ours = np.zeros(robot.n_dof)
-        for k, jt in enumerate(tr.joint):
-            j = robot.parents[k]
-            acc = jt.G_d @ res.ydd[robot.vel_slices[k]] - jt.gamma_d
-            if j >= 0:
-                acc = acc + jt.Q_d @ res.ydd[robot.vel_slices[j]]
-            qdd_ours[robot.dof_slices[k]] = acc
+        qdd_ours = rfda.joint_accelerations(robot, tr, dae.solve(robot, tr).ydd)
     else:
         qdd_ours = rfda.forward_dynamics(robot, state, form=form, tau=tau_ours).qdd
     a = np.zeros(model.nv)

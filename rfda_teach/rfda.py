@@ -41,7 +41,7 @@ from .errors import ConstraintRankError, ModelError
 from .coordinates import appendix_a
 from .system import System, Terms, terms
 
-__all__ = ["RFDAResult", "forward_dynamics", "solve", "FORMS"]
+__all__ = ["RFDAResult", "forward_dynamics", "solve", "joint_accelerations", "FORMS"]
 
 FORMS = ("lubich", "featherstone")
 
@@ -92,7 +92,6 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
 def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
     """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`).
 
-
     Examples
     --------
     >>> from rfda_teach import models, rfda
@@ -107,15 +106,30 @@ def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
         ydd, lam, Mh, fh = _lubich(system, tr)
     else:
         ydd, lam, Mh, fh = _featherstone(system, tr)
+    return RFDAResult(ydd, lam, joint_accelerations(system, tr, ydd), Mh, fh, form)
+
+
+def joint_accelerations(system: System, tr: Terms, ydd) -> np.ndarray:
+    """qddot_k = Q_kd yddot_j + G_kd yddot_k - gamma_kd for every joint (eq. 59, differentiated).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models, dae, rfda
+    >>> from rfda_teach.system import terms
+    >>> sys = models.chain(3); st = models.random_state(sys, seed=0); tr = terms(sys, st)
+    >>> bool(np.allclose(rfda.joint_accelerations(sys, tr, dae.solve(sys, tr).ydd), rfda.solve(sys, tr).qdd))
+    True
+    """
     qdd = np.zeros(system.n_dof)
     vs = system.vel_slices
     for k, jt in enumerate(tr.joint):
         j = system.parents[k]
-        acc = jt.G_d @ ydd[vs[k]] - jt.gamma_d                  # qddot from eq. (59), differentiated
+        acc = jt.G_d @ ydd[vs[k]] - jt.gamma_d
         if j >= 0:
             acc = acc + jt.Q_d @ ydd[vs[j]]
         qdd[system.dof_slices[k]] = acc
-    return RFDAResult(ydd, lam, qdd, Mh, fh, form)
+    return qdd
 
 
 def _lubich(system: System, tr):
