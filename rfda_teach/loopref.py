@@ -1,0 +1,280 @@
+"""Two references for closed loops that share no code with :mod:`rfda_teach.rcr`.
+
+* :func:`dae_accelerations` / :func:`dae_simulate`: the absolute-coordinate Lagrange-multiplier
+  DAE of eq. (7) (module :mod:`rfda_teach.dae`) for the open chain, with the cut joint's rows
+  appended and stabilised after Baumgarte (alpha, beta): C yddot = gamma - 2 alpha C ydot - beta^2 Phi.
+* :func:`sympy_model` / :func:`sympy_simulate`: sympy.physics.mechanics' ``KanesMethod`` with
+  configuration and velocity constraints and dependent speeds (the part AUTOLEV plays in §6).
+
+Both read only the mechanism's data (bodies, joint geometry, q0, dependents).
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import rcr, loopref
+>>> fb = rcr.five_bar()
+>>> qdd = loopref.dae_accelerations(fb, fb.q0, np.zeros(5))
+>>> bool(np.allclose(qdd, rcr.accelerations(fb, fb.q0, np.zeros(5)), atol=1e-10))
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+import scipy.integrate
+
+from . import dae, joints as _j, rfda, system as _s
+from .errors import ModelError
+from .models import state_from_joints
+from .system import System
+
+__all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult"]
+
+_TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
+
+
+def _fjoint(jt):
+    return _j.Joint(_TYPE[jt.kind], parent_point=jt.parent_point, child_point=jt.child_point,
+                    parent_frame=jt.parent_angle, child_frame=jt.child_angle, name=jt.name)
+
+
+def open_chain(model) -> tuple[System, _j.Joint]:
+    """The foundation's tree (ground, bodies 1..n-1, joints 1..n-1) and the cut joint n.
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> sys, cut = open_chain(rcr.five_bar())
+    >>> sys.n, cut.type
+    (4, 'prismatic2d')
+    """
+    nb = model.n - 1
+    sys = System(tuple(range(-1, nb - 1)), tuple(model.bodies), tuple(_fjoint(jt) for jt in model.joints[:-1]),
+                 tuple(model.gravity), name=f"{model.name} (open chain)")
+    return sys, _fjoint(model.joints[-1])
+
+
+def _cut_rows(sys, cut, st):
+    """Rows C_x (on the last body), gamma_x, position residual Phi and the cut joint's q_n, qdot_n."""
+    k = sys.n - 1
+    vs = sys.vel_slices[k]
+    y_k, yd_k = st.y[sys.pos_slices[k]], st.yd[vs]
+    t = _j.evaluate(cut, "planar", y_k, yd_k, np.zeros(3), np.zeros(3))   # the ground is the child
+    C = np.zeros((t.Q.shape[0], sys.n_vel))
+    C[:, vs] = t.Q
+    # relative pose of the ground's joint frame in the body's joint frame
+    c, s = np.cos(y_k[2]), np.sin(y_k[2])
+    Rb = np.array([[c, -s], [s, c]])
+    pa = cut.parent_frame
+    RJ = Rb @ pa
+    pp = y_k[:2] + Rb @ cut.parent_point
+    RC = cut.child_frame
+    pc = cut.child_point
+    Rrel = RJ.T @ RC
+    ang = np.arctan2(Rrel[1, 0], Rrel[0, 0])
+    d = RJ.T @ (pc - pp)
+    if cut.type == "revolute2d":
+        Phi = pc - pp                                       # world axes, as the joint's rows
+        qn = ang
+    else:
+        Phi = np.array([d[1], ang])
+        qn = d[0]
+    qdn = (t.Q_d @ yd_k)[0]
+    return C, t.gamma, Phi, qn, qdn
+
+
+def _state(model, sys, q, qd):
+    nb = model.n - 1
+    return state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]])
+
+
+def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0) -> np.ndarray:
+    """qddot of all n coordinates from eq. (7) with the cut joint's rows (Baumgarte-stabilised).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar(); qdd = dae_accelerations(fb, fb.q0, np.zeros(5))
+    >>> bool(abs(qdd[4]) < 1e-12)                    # the sleeve on the horizontal guide does not move
+    True
+    """
+    q, qd = np.asarray(q, float), np.asarray(qd, float)
+    sys, cut = open_chain(model)
+    st = _state(model, sys, q, qd)
+    tr = _s.terms(sys, st)
+    C, g, Phi, _, _ = _cut_rows(sys, cut, st)
+    rhs = g - 2 * alpha * (C @ st.yd) - beta ** 2 * Phi
+    res = dae.solve(sys, tr, extra=(C, rhs))
+    qdd_tree = rfda.joint_accelerations(sys, tr, res.ydd)
+    # qddot_n from the cut joint's driving row, differentiated: Q_d yddot + (velocity terms)
+    k = sys.n - 1
+    t = _j.evaluate(cut, "planar", st.y[sys.pos_slices[k]], st.yd[sys.vel_slices[k]], np.zeros(3), np.zeros(3))
+    qdd_n = (t.Q_d @ res.ydd[sys.vel_slices[k]])[0] - t.gamma_d[0]
+    return np.concatenate([qdd_tree, [qdd_n]])
+
+
+class RefResult(NamedTuple):
+    """A reference trajectory: times, coordinates and rates of q1..qn (columns)."""
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+
+
+def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, alpha: float = 20.0,
+                 beta: float = 20.0, rtol: float = 1e-11, atol: float = 1e-11) -> RefResult:
+    """Integrate the stabilised DAE: joint coordinates of the open chain, the cut joint from its rows.
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> r = dae_simulate(rcr.four_bar(), 0.05, n_out=3)
+    >>> r.q.shape
+    (3, 4)
+    """
+    sys, cut = open_chain(model)
+    nb = model.n - 1
+    q0 = model.q0 if q0 is None else np.asarray(q0, float)
+    qd0 = np.zeros(model.n) if qd0 is None else np.asarray(qd0, float)
+
+    def rhs(t, x):
+        q = np.concatenate([x[:nb], [0.0]])
+        qd = np.concatenate([x[nb:], [0.0]])
+        qdd = dae_accelerations(model, q, qd, alpha=alpha, beta=beta)
+        return np.concatenate([x[nb:], qdd[:nb]])
+
+    t_eval = np.linspace(0.0, t_final, n_out)
+    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q0[:nb], qd0[:nb]]), method="DOP853",
+                                    t_eval=t_eval, rtol=rtol, atol=atol)
+    Q = np.zeros((n_out, model.n))
+    QD = np.zeros((n_out, model.n))
+    for i in range(n_out):
+        q = np.concatenate([sol.y[:nb, i], [0.0]])
+        qd = np.concatenate([sol.y[nb:, i], [0.0]])
+        st = _state(model, sys, q, qd)
+        _, _, _, qn, qdn = _cut_rows(sys, cut, st)
+        Q[i, :nb], QD[i, :nb] = sol.y[:nb, i], sol.y[nb:, i]
+        Q[i, -1], QD[i, -1] = qn, qdn
+    return RefResult(sol.t, Q, QD)
+
+
+# ----------------------------------------------------------------------------- sympy.physics.mechanics
+
+@lru_cache(maxsize=8)
+def sympy_model(model):
+    """KanesMethod for the loop: all n coordinates, dependents ``model.dependents``, three
+    configuration constraints (the phantom frame at the ground frame) and their time derivatives
+    as velocity constraints.  Returns (mass_matrix_full, forcing_full) lambdified in (q, u).
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> Mf, Ff = sympy_model(rcr.four_bar())
+    >>> import numpy as np
+    >>> Mf(np.r_[rcr.four_bar().q0, np.zeros(4)]).shape
+    (8, 8)
+    """
+    import sympy as sp
+    from sympy.physics import mechanics as me
+
+    n = model.n
+    q = me.dynamicsymbols(f"q1:{n + 1}")
+    u = me.dynamicsymbols(f"u1:{n + 1}")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    g = [sp.Float(v) for v in model.gravity]
+
+    def frame(p, a):
+        c, s = sp.cos(a), sp.sin(a)
+        return sp.Matrix([[c, -s, p[0]], [s, c, p[1]], [0, 0, 1]])
+
+    def inv(T):
+        R = T[:2, :2].T
+        t = -R * T[:2, 2]
+        return sp.Matrix([[R[0, 0], R[0, 1], t[0]], [R[1, 0], R[1, 1], t[1]], [0, 0, 1]])
+
+    T = sp.eye(3)
+    theta = sp.Integer(0)
+    bodies, loads = [], []
+    for k, jt in enumerate(model.joints):
+        pp = [sp.Float(v) for v in jt.parent_point]
+        cp = [sp.Float(v) for v in jt.child_point]
+        if jt.kind == "revolute":
+            Mq = frame([0, 0], q[k])
+            theta = theta + q[k]
+        else:
+            Mq = frame([q[k], 0], 0)
+        theta = theta + sp.Float(jt.parent_angle) - sp.Float(jt.child_angle)
+        T = T * frame(pp, sp.Float(jt.parent_angle)) * Mq * inv(frame(cp, sp.Float(jt.child_angle)))
+        if k < n - 1:
+            b = model.bodies[k]
+            A = N.orientnew(f"B{k + 1}", "Axis", [theta, N.z])
+            P = O.locatenew(f"G{k + 1}", T[0, 2] * N.x + T[1, 2] * N.y)
+            P.set_vel(N, P.pos_from(O).dt(N).subs({sp.diff(qi, me.dynamicsymbols._t): ui for qi, ui in zip(q, u)}))
+            A.set_ang_vel(N, A.ang_vel_in(N).subs({sp.diff(qi, me.dynamicsymbols._t): ui for qi, ui in zip(q, u)}))
+            I = me.inertia(A, 0, 0, float(b.J[0, 0]))
+            bodies.append(me.RigidBody(f"bar{k + 1}", P, A, b.mass, (I, P)))
+            loads.append((P, b.mass * (g[0] * N.x + g[1] * N.y)))
+    ang0 = float(sum(jt.parent_angle - jt.child_angle for jt in model.joints))
+    cfg = [T[0, 2], T[1, 2], theta - ang0]
+    # the angle residual is linear in the revolute coordinates: theta - ang0 = sum(q_revolute)
+    qd_sub = {sp.diff(qi, me.dynamicsymbols._t): ui for qi, ui in zip(q, u)}
+    vel = [sp.diff(c, me.dynamicsymbols._t).subs(qd_sub) for c in cfg]
+    deps = list(model.dependents)
+    ind = [k for k in range(n) if k not in deps]
+    kd = [sp.diff(q[k], me.dynamicsymbols._t) - u[k] for k in range(n)]
+    KM = me.KanesMethod(N, q_ind=[q[k] for k in ind], u_ind=[u[k] for k in ind], kd_eqs=kd,
+                        q_dependent=[q[k] for k in deps], configuration_constraints=cfg,
+                        u_dependent=[u[k] for k in deps], velocity_constraints=vel)
+    KM.kanes_equations(bodies, loads)
+    # order the state as (q1..qn, u1..un) for the lambdified functions
+    qs = [q[k] for k in ind] + [q[k] for k in deps]
+    us = [u[k] for k in ind] + [u[k] for k in deps]
+    x = list(q) + list(u)
+    Mf = sp.lambdify(x, KM.mass_matrix_full, cse=True, modules="numpy")
+    Ff = sp.lambdify(x, KM.forcing_full, cse=True, modules="numpy")
+    order = np.array([list(q).index(s) for s in qs] + [n + list(u).index(s) for s in us])
+
+    def M_fun(xv):
+        return np.asarray(Mf(*np.asarray(xv, float)), float)
+
+    def F_fun(xv):
+        return np.asarray(Ff(*np.asarray(xv, float)), float).ravel()
+
+    M_fun.order = order
+    return M_fun, F_fun
+
+
+def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: float = 1e-11,
+                   atol: float = 1e-11) -> RefResult:
+    """Integrate KanesMethod's full equations (all q, all u) from (model.q0, qd0).
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> r = sympy_simulate(rcr.four_bar(), 0.05, n_out=3)
+    >>> r.qd.shape
+    (3, 4)
+    """
+    M_fun, F_fun = sympy_model(model)
+    order = M_fun.order
+    n = model.n
+    qd0 = np.zeros(n) if qd0 is None else np.asarray(qd0, float)
+    x0 = np.concatenate([model.q0, qd0])
+
+    def rhs(t, xs):                       # xs in KanesMethod's order (independent first)
+        x = np.empty(2 * n)
+        x[order] = xs
+        return np.linalg.solve(M_fun(x), F_fun(x))
+
+    t_eval = np.linspace(0.0, t_final, n_out)
+    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0[order], method="DOP853", t_eval=t_eval,
+                                    rtol=rtol, atol=atol)
+    X = np.empty((n_out, 2 * n))
+    X[:, order] = sol.y.T
+    return RefResult(sol.t, X[:, :n], X[:, n:])

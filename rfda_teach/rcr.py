@@ -1,0 +1,992 @@
+"""Recursive coordinate reduction (RCR), arbitrary coordinate selection (ACS) and general
+coupled loops (GCL) of Critchley & Anderson, for planar closed loops of one-dof joints.
+
+Spatial notation, planar form
+-----------------------------
+A spatial vector is (omega_z, v_x, v_y) at a body's mass centre in world axes; a spatial
+inertia is I^k = diag(J_k, m_k, m_k).  The shift tensor S^k of eq. (3)-(6) moves a spatial
+velocity from the parent's point to the child's point,
+
+    (S^k)^T = [[1, 0, 0], [-r_y, 1, 0], [r_x, 0, 1]],   r = x_k - x_{p[k]},
+
+and ^jS^k = S(x_k - x_j) for any two points (world axes make the shifts pure translations).
+Every formula below is written for these 3-vectors; the paper's 6-vectors change nothing but
+the size.  Generalized speeds are the joint rates, u_k = qdot_k.
+
+The mechanism and its two tree topologies
+-----------------------------------------
+A :class:`LoopMechanism` is a single closed loop: joint 1 connects the ground to body 1,
+joint k connects body k-1 to body k, and joint n connects body n-1 back to the ground.
+
+* ``"chain"`` (RCR and ACS, Fig. 2-3): the tree N -> 1 -> ... -> n-1 -> n, where body n is a
+  massless *phantom* copy of the loop base body N; the loop constraint is ^0V^n = 0 (eq. 23).
+* ``"gcl"`` (GCL, Fig. 8a as chosen here): the last ``split`` joints are worked backwards from
+  the ground, so body n-split becomes the loop base body 0 on its own branch and the phantom
+  copies it at the end of the other branch; the two open chains extend from the branching body
+  b = N (§5).  The dependents are then adjacent and last on the phantom branch.
+
+Algorithm (:func:`accelerations`)
+---------------------------------
+1. tree kinematics: poses, V^k, P_k^k, the velocity-product remainders A_t^k (eq. 1-4);
+2. loop kinematics inward over the loop (eq. 33-36, 66): Q^k, R^k, X^k, W^k; a vanishing
+   a_k^T R^{k+1} a_k raises :class:`SingularCoordinateSelectionError`;
+3. outward from the virtual terminal body p: Y^k, Z^k, H^k K (eq. 41-44, 78-81);
+4. reduced dynamics of the outboard independents (eq. 86-99) and the terminal-body terms
+   (eq. 53-55, 100-102); with a moving base body the base equation collects the terms of
+   eq. (108)-(111);
+5. triangularization inward (eq. 20-22, 60-64), forward substitution (eq. 12, 59, 99) and the
+   dependent accelerations (eq. 67).
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import rcr
+>>> fb = rcr.five_bar()
+>>> qdd = rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs")
+>>> bool(np.allclose(qdd, rcr.accelerations(fb, fb.q0, np.zeros(5), method="gcl")))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import scipy.integrate
+import scipy.linalg
+
+from .bodies import Body
+from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
+
+__all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
+           "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
+           "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "count_multiplications",
+           "tree_accelerations"]
+
+G0 = 9.81
+_ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
+
+
+# ----------------------------------------------------------------------------- spatial algebra
+
+def shift_T(r) -> np.ndarray:
+    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6)."""
+    return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
+
+
+def spatial_inertia(body: Body | None) -> np.ndarray:
+    """I^k = diag(J, m, m) about the mass centre (§2.1); zero for a phantom body."""
+    if body is None:
+        return np.zeros((3, 3))
+    return np.diag([float(body.J[0, 0]), body.mass, body.mass])
+
+
+def _rot(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s], [s, c]])
+
+
+# ----------------------------------------------------------------------------- model
+
+@dataclass(frozen=True, eq=False)
+class LoopJoint:
+    """A one-dof planar joint, with the geometry conventions of :class:`rfda_teach.joints.Joint`.
+
+    The joint frame sits at ``parent_point`` (parent axes) turned by ``parent_angle``; the child's
+    joint point is ``child_point`` (child axes) and its joint frame is turned by ``child_angle``.
+    A revolute joint turns the child frame by q about z, a prismatic joint slides it by q along the
+    joint frame's x axis.
+
+    Examples
+    --------
+    >>> LoopJoint("revolute", parent_point=(1.0, 0.0)).kind
+    'revolute'
+    """
+
+    kind: str
+    parent_point: object = (0.0, 0.0)
+    child_point: object = (0.0, 0.0)
+    parent_angle: float = 0.0
+    child_angle: float = 0.0
+    name: str = ""
+
+    def __post_init__(self):
+        if self.kind not in ("revolute", "prismatic"):
+            raise ModelError(f"joint {self.name!r}: kind {self.kind!r}; use 'revolute' or 'prismatic'")
+        for nm in ("parent_point", "child_point"):
+            v = np.asarray(getattr(self, nm), float)
+            if v.shape != (2,) or not np.all(np.isfinite(v)):
+                raise ModelError(f"joint {self.name!r}: {nm} must be two finite numbers, got {getattr(self, nm)!r}")
+            object.__setattr__(self, nm, v)
+        for nm in ("parent_angle", "child_angle"):
+            v = float(getattr(self, nm))
+            if not np.isfinite(v):
+                raise ModelError(f"joint {self.name!r}: {nm} must be finite")
+            object.__setattr__(self, nm, v)
+
+
+@dataclass(frozen=True, eq=False)
+class LoopMechanism:
+    """A planar single closed loop of one-dof joints (see the module docstring for the numbering).
+
+    ``bodies[k-1]`` is body k (k = 1..n-1); ``joints[k-1]`` is joint k (coordinate q_k).
+    ``dependents`` is the default ACS selection and ``split`` the number of joints worked
+    backwards in the GCL topology.
+
+    Examples
+    --------
+    >>> fb = five_bar()
+    >>> fb.n, fb.m, fb.names
+    (5, 3, ('q1', 'q2', 'q3', 'q4', 'q5'))
+    """
+
+    name: str
+    bodies: tuple
+    joints: tuple
+    q0: object
+    dependents: tuple
+    split: int = 1
+    gravity: object = (0.0, -G0)
+    names: tuple = ()
+    m: int = 3
+    n: int = field(init=False)
+
+    def __post_init__(self):
+        n = len(self.joints)
+        if len(self.bodies) != n - 1:
+            raise ModelError(f"mechanism {self.name!r}: a loop of {n} joints has {n - 1} bodies, "
+                             f"got {len(self.bodies)}")
+        if n < self.m + 1:
+            raise ModelError(f"mechanism {self.name!r}: a planar loop needs at least {self.m + 1} joints")
+        for i, b in enumerate(self.bodies):
+            if not isinstance(b, Body) or b.kind != "planar":
+                raise ModelError(f"mechanism {self.name!r}: bodies[{i}] must be a planar Body")
+        q0 = np.asarray(self.q0, float)
+        if q0.shape != (n,) or not np.all(np.isfinite(q0)):
+            raise ModelError(f"mechanism {self.name!r}: q0 must be {n} finite numbers")
+        names = tuple(self.names) or tuple(f"q{k + 1}" for k in range(n))
+        object.__setattr__(self, "q0", q0)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "gravity", np.asarray(self.gravity, float))
+        object.__setattr__(self, "dependents", _dep_indices(self, self.dependents))
+        if not 1 <= self.split <= n - self.m:
+            raise ModelError(f"mechanism {self.name!r}: split = {self.split}; the GCL base branch needs "
+                             f"between 1 and {n - self.m} joints")
+
+
+def _dep_indices(model, deps) -> tuple:
+    """Dependent coordinates as sorted 0-based indices; accepts names ('q2') or 1-based ints."""
+    out = []
+    for d in deps:
+        if isinstance(d, str):
+            if d not in model.names:
+                raise ModelError(f"mechanism {model.name!r}: unknown coordinate {d!r}; use one of {model.names}")
+            out.append(model.names.index(d))
+        else:
+            k = int(d) - 1
+            if not 0 <= k < len(model.joints):
+                raise ModelError(f"mechanism {model.name!r}: coordinate number {d} out of range 1..{len(model.joints)}")
+            out.append(k)
+    if len(set(out)) != len(out):
+        raise ModelError(f"mechanism {model.name!r}: dependent set {tuple(deps)} repeats a coordinate")
+    return tuple(sorted(out))
+
+
+def _rod(name: str) -> Body:
+    """Thin rod of unit length and unit mass: J = m L^2 / 12 (§6)."""
+    return Body("planar", 1.0, 1.0 / 12.0, name=name)
+
+
+def _close_last_joint(joints: list, q0: np.ndarray) -> list:
+    """Place the ground side of the last joint so that q0 closes the loop exactly.
+
+    The last joint's frame on the ground (its child) is the pose, at q0, of the joint frame
+    carried by the last body, so the loop-closure residual at q0 is zero to rounding.
+    """
+    T = np.eye(3)
+    for k, jt in enumerate(joints[:-1]):
+        T = T @ _joint_transform(jt, q0[k], 1.0)
+    last = joints[-1]
+    Tj = T @ _frame(last.parent_point, last.parent_angle) @ _motion(last.kind, q0[-1])
+    ang = float(np.arctan2(Tj[1, 0], Tj[0, 0]))
+    return joints[:-1] + [LoopJoint(last.kind, last.parent_point, Tj[:2, 2].copy(), last.parent_angle, ang,
+                                    last.name)]
+
+
+def five_bar(*, gravity: float = G0) -> LoopMechanism:
+    """The planar five-bar of §6: q1, q2, q3 revolute, q4 and q5 telescoping prismatic.
+
+    Geometry (the paper gives no figure, so it is chosen here and drawn in the book).  Four
+    thin rods of unit length and mass plus the ground, in a vertical plane:
+
+    * bar 1 turns about the ground pivot O = (0, 0); q1 is its angle from the horizontal;
+    * bar 2 is pinned to the tip of bar 1; q2 is measured from the direction of bar 1 turned by
+      -195 deg, so that at q2 = pi/2 bar 2 points down at -60 deg;
+    * bar 3 is pinned to the tip of bar 2; q3 is measured so that bar 3 is horizontal at q0;
+    * bar 4 is a sleeve: bar 3 telescopes in it (q4, along bar 3) and it slides on a horizontal
+      ground guide (q5), so the axes of q4 and q5 are parallel by construction.
+
+    At q0 = (pi/4, pi/2, -pi/2, 0, 0) the loop closes exactly (the guide is placed through the
+    sleeve's position at q0).  Because q4 and q5 slide along the same direction, the forward-sweep
+    dependents (q3, q4, q5) can never fix the loop (their partial velocities at the closure span only
+    two directions), while (q2, q3, q5) are regular as long as bar 2 is not vertical.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-14
+    True
+    """
+    q0 = np.array([np.pi / 4, np.pi / 2, -np.pi / 2, 0.0, 0.0])
+    d2 = np.deg2rad(-195.0)                       # bar 2 at 45 + 90 - 195 = -60 deg at q0
+    d3 = np.deg2rad(150.0)                        # bar 3 at -60 - 90 + 150 = 0 deg at q0
+    joints = [
+        LoopJoint("revolute", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q1"),
+        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d2, 0.0, "q2"),
+        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d3, 0.0, "q3"),
+        LoopJoint("prismatic", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q4"),   # bar 4 overlaps bar 3 by half
+        LoopJoint("prismatic", (0.0, 0.0), (0.0, 0.0), 0.0, 0.0, "q5"),
+    ]
+    bodies = [_rod(f"bar {k}") for k in range(1, 5)]
+    joints = _close_last_joint(joints, q0)
+    return LoopMechanism("five-bar", tuple(bodies), tuple(joints), q0, ("q2", "q3", "q5"), split=1,
+                         gravity=(0.0, -gravity))
+
+
+def four_bar(*, gravity: float = G0) -> LoopMechanism:
+    """A planar four-bar (crank 1, coupler 1.2, rocker 1, ground 1.5 m; unit-mass rods), the second
+    mechanism run through the same code path.  q1 is the crank angle; the default ACS set is
+    (q1, q3, q4), so the crank is dependent and the coupler angle q2 independent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = four_bar()
+    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
+    True
+    """
+    a, b, c, d = 1.0, 1.2, 1.0, 1.5
+    th1 = np.deg2rad(70.0)
+    A = a * np.array([np.cos(th1), np.sin(th1)])
+    D = np.array([d, 0.0])
+    # coupler end B on both circles |B - A| = b and |B - D| = c (open branch)
+    L = np.linalg.norm(D - A)
+    e = (D - A) / L
+    x = (b ** 2 - c ** 2 + L ** 2) / (2 * L)
+    h = np.sqrt(b ** 2 - x ** 2)
+    B = A + x * e + h * (_ROT @ e)
+    th2 = np.arctan2(*(B - A)[::-1])
+    th3 = np.arctan2(*(D - B)[::-1])
+    q0 = np.array([th1, th2 - th1, th3 - th2, 0.0])
+    joints = [
+        LoopJoint("revolute", (0.0, 0.0), (-a / 2, 0.0), 0.0, 0.0, "q1"),
+        LoopJoint("revolute", (a / 2, 0.0), (-b / 2, 0.0), 0.0, 0.0, "q2"),
+        LoopJoint("revolute", (b / 2, 0.0), (-c / 2, 0.0), 0.0, 0.0, "q3"),
+        LoopJoint("revolute", (c / 2, 0.0), (0.0, 0.0), 0.0, 0.0, "q4"),
+    ]
+    bodies = [Body("planar", 1.0, a ** 2 / 12, name="crank"), Body("planar", 1.0, b ** 2 / 12, name="coupler"),
+              Body("planar", 1.0, c ** 2 / 12, name="rocker")]
+    joints = _close_last_joint(joints, q0)
+    return LoopMechanism("four-bar", tuple(bodies), tuple(joints), q0, ("q1", "q3", "q4"), split=1,
+                         gravity=(0.0, -gravity))
+
+
+def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
+    """A single planar loop of n revolute joints (n >= 4) on a regular polygon, used by the benchmark.
+
+    Examples
+    --------
+    >>> loop_chain(6).n
+    6
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 4:
+        raise ModelError(f"loop_chain: n = {n!r}; give an integer >= 4")
+    rng = np.random.default_rng(seed)
+    L = 1.0
+    turn = 2 * np.pi / n
+    q0 = np.full(n, turn) + 0.05 * rng.standard_normal(n)
+    q0[0] = 0.0
+    q0[-1] = 0.0
+    joints = [LoopJoint("revolute", (0.0, 0.0) if k == 0 else (L / 2, 0.0), (-L / 2, 0.0), name=f"q{k + 1}")
+              for k in range(n - 1)]
+    joints.append(LoopJoint("revolute", (L / 2, 0.0), (0.0, 0.0), name=f"q{n}"))
+    bodies = [_rod(f"bar {k}") for k in range(1, n)]
+    joints = _close_last_joint(joints, q0)
+    deps = tuple(range(n - 2, n + 1))
+    return LoopMechanism(f"{n}-bar loop", tuple(bodies), tuple(joints), q0, deps, split=1, gravity=(0.0, -G0))
+
+
+# ----------------------------------------------------------------------------- position kinematics
+
+def _frame(p, a) -> np.ndarray:
+    T = np.eye(3)
+    T[:2, :2] = _rot(a)
+    T[:2, 2] = p
+    return T
+
+
+def _motion(kind: str, q: float) -> np.ndarray:
+    if kind == "revolute":
+        return _frame((0.0, 0.0), q)
+    return _frame((q, 0.0), 0.0)
+
+
+def _inv(T: np.ndarray) -> np.ndarray:
+    Ti = np.eye(3)
+    Ti[:2, :2] = T[:2, :2].T
+    Ti[:2, 2] = -T[:2, :2].T @ T[:2, 2]
+    return Ti
+
+
+def _joint_transform(jt: LoopJoint, q: float, sign: float) -> np.ndarray:
+    """Child frame in parent frame: F(pp, pa) M(q) F(cp, ca)^-1, or its inverse for a reversed joint."""
+    T = _frame(jt.parent_point, jt.parent_angle) @ _motion(jt.kind, q) @ _inv(_frame(jt.child_point, jt.child_angle))
+    return T if sign > 0 else _inv(T)
+
+
+# ----------------------------------------------------------------------------- topology
+
+class Topology(NamedTuple):
+    """The tree used by a method: node data and the loop description.
+
+    ``parent[i]`` (-1 = ground N), ``coord[i]`` (index of q), ``sign[i]`` (-1 for a joint worked
+    backwards), ``body[i]`` (Body or None for the phantom); ``branch`` lists the phantom branch from
+    the ground out to the phantom (last entry), ``base_branch`` the nodes from the ground to the loop
+    base body 0 (empty when 0 = N); ``deps`` the dependent coordinate indices.
+    """
+
+    parent: tuple
+    coord: tuple
+    sign: tuple
+    body: tuple
+    branch: tuple
+    base_branch: tuple
+    base: int
+    deps: tuple
+
+
+def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topology:
+    """The tree of a method: ``"rcr"``/``"acs"`` the forward chain (Fig. 2-3), ``"gcl"`` Fig. 8a.
+
+    ``"rcr"`` takes the last m coordinates of the loop as dependents (§3); ``"acs"`` takes
+    ``dependents`` (default ``model.dependents``); ``"gcl"`` the last m of the phantom branch.
+
+    Examples
+    --------
+    >>> topology(five_bar(), "gcl").deps          # q2, q3, q4 on the phantom branch
+    (1, 2, 3)
+    """
+    n, m = model.n, model.m
+    if method in ("rcr", "acs"):
+        parent = tuple(range(-1, n - 1))
+        coord = tuple(range(n))
+        sign = (1.0,) * n
+        body = tuple(model.bodies) + (None,)
+        if method == "rcr":
+            deps = tuple(range(n - m, n))
+        else:
+            deps = model.dependents if dependents is None else _dep_indices(model, dependents)
+        if (n - 1) not in deps:
+            raise ModelError(f"loop {model.name!r}: the last coordinate {model.names[-1]} must be dependent "
+                             "(the phantom body carries no mass, §4)")
+        return Topology(parent, coord, sign, body, tuple(range(n)), (), -1, deps)
+    if method == "gcl":
+        r = model.split
+        nb = n - r                                     # bodies 1..nb-1 stay on the phantom branch
+        base_branch, parent, coord, sign, body = [], [], [], [], []
+        # base branch: ground -> body n-1 (joint n reversed) -> ... -> body nb (joint nb+1 reversed)
+        for i, k in enumerate(range(n - 1, nb - 1, -1)):
+            parent.append(-1 if i == 0 else len(parent) - 1)
+            coord.append(k)
+            sign.append(-1.0)
+            body.append(model.bodies[k - 1])
+            base_branch.append(len(parent) - 1)
+        base = base_branch[-1]
+        branch = []
+        for k in range(nb):                             # joints 1..nb, the last one onto the phantom
+            parent.append(-1 if k == 0 else len(parent) - 1)
+            coord.append(k)
+            sign.append(1.0)
+            body.append(model.bodies[k] if k < nb - 1 else None)
+            branch.append(len(parent) - 1)
+        deps = tuple(range(nb - m, nb))
+        if dependents is not None and _dep_indices(model, dependents) != deps:
+            raise ModelError(f"loop {model.name!r}: GCL takes the last {m} coordinates of the phantom branch "
+                             f"{tuple(model.names[d] for d in deps)} as dependents")
+        return Topology(tuple(parent), tuple(coord), tuple(sign), tuple(body), tuple(branch),
+                        tuple(base_branch), base, deps)
+    raise ModelError(f"unknown method {method!r}; use 'rcr', 'acs', 'gcl' (or 'dae' in simulate)")
+
+
+def body_poses(model: LoopMechanism, q, method: str = "acs") -> np.ndarray:
+    """Frames (x, y, theta) of the tree nodes of a method, in node order (the phantom included).
+
+    Examples
+    --------
+    >>> fb = five_bar(); P = body_poses(fb, fb.q0)
+    >>> np.round(P[0], 6)                         # bar 1 centre at 45 deg
+    array([0.353553, 0.353553, 0.785398])
+    """
+    topo = topology(model, method)
+    T = _node_frames(model, topo, _check_q(model, q))
+    return np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T])
+
+
+def _check_q(model, q, what="q") -> np.ndarray:
+    q = np.asarray(q, float)
+    if q.shape != (model.n,):
+        raise ModelError(f"loop {model.name!r}: {what} must have {model.n} entries ({', '.join(model.names)}), "
+                         f"got shape {q.shape}")
+    if not np.all(np.isfinite(q)):
+        raise ModelError(f"loop {model.name!r}: {what} contains NaN or inf")
+    return q
+
+
+def _node_frames(model, topo, q):
+    T = []
+    for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
+        Tp = np.eye(3) if p < 0 else T[p]
+        T.append(Tp @ _joint_transform(model.joints[k], q[k], s))
+    return T
+
+
+def closure(model: LoopMechanism, q) -> np.ndarray:
+    """Loop-closure residual (theta, x, y) of the phantom body relative to the base body (eq. 23).
+
+    Examples
+    --------
+    >>> fb = five_bar(); q = fb.q0.copy(); q[3] += 0.1
+    >>> np.round(closure(fb, q), 12) + 0.0       # sliding the sleeve alone opens the loop along the guide
+    array([0. , 0.1, 0. ])
+    """
+    topo = topology(model, "acs")
+    T = _node_frames(model, topo, _check_q(model, q))
+    Tn = T[-1]
+    ang = np.arctan2(Tn[1, 0], Tn[0, 0])
+    return np.array([ang, Tn[0, 2], Tn[1, 2]])
+
+
+# ----------------------------------------------------------------------------- velocity kinematics
+
+class _Kin(NamedTuple):
+    x: list           # reference point (mass centre / frame origin) of each node, world
+    P: list           # P_k^k, eq. (3)
+    V: list           # absolute spatial velocity
+    At: list          # velocity-product remainder A_t^k, eq. (2)
+
+
+def _kinematics(model, topo, q, u) -> _Kin:
+    """Tree kinematics, eq. (1)-(4): P_k^k, V^k and A_t^k at every node."""
+    T = _node_frames(model, topo, q)
+    x, P, V, At = [], [], [], []
+    for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
+        jt = model.joints[k]
+        Tp = np.eye(3) if p < 0 else T[p]
+        xp = Tp[:2, 2]
+        Vp = np.zeros(3) if p < 0 else V[p]
+        Atp = np.zeros(3) if p < 0 else At[p]
+        if s > 0:
+            J = Tp @ _frame(jt.parent_point, jt.parent_angle)
+        else:   # reversed: the joint frame rides on the (new) parent at the old child's joint point
+            J = Tp @ _frame(jt.child_point, jt.child_angle)
+        o, e = J[:2, 2], J[:2, 0]
+        xk = T[i][:2, 2]
+        w = s * u[k]
+        if jt.kind == "revolute":
+            Pk = s * np.array([1.0, *(_ROT @ (xk - o))])
+            wk = Vp[0] + w
+            zeta = np.array([0.0, *(-Vp[0] ** 2 * (o - xp) - wk ** 2 * (xk - o))])
+        else:
+            Pk = s * np.array([0.0, *e])
+            zeta = np.array([0.0, *(-Vp[0] ** 2 * (xk - xp) + 2.0 * Vp[0] * w * (_ROT @ e))])
+        ST = shift_T(xk - xp)
+        x.append(xk)
+        P.append(Pk)
+        V.append(ST @ Vp + Pk * u[k])
+        At.append(ST @ Atp + zeta)
+    return _Kin(x, P, V, At)
+
+
+# ----------------------------------------------------------------------------- loop kinematics
+
+class _Loop(NamedTuple):
+    p: int            # position on the branch of the virtual terminal body p_i (-1: the branching body)
+    a: dict           # a_k = (^kS^n)^T P_k^k, the partial velocity of the phantom w.r.t. u_k
+    Q: dict           # Q^k, eq. (34)
+    Rn: dict          # R^{k+1}, eq. (36)/(66), as used for the k-th dependent
+    X: dict           # X^k, eq. (40)/(77)
+    W: dict           # W^k, eq. (39)/(76)
+    slots: tuple      # branch positions of the outboard independents f_i .. l_i
+
+
+def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
+    """Eq. (33)-(40) and (65)-(77): inward over the loop from the phantom to the terminal body p.
+
+    Raises :class:`SingularCoordinateSelectionError` when a dependent's partial velocity at the
+    closure lies in the span of those eliminated before it (Q^k of eq. 34 does not exist).
+    """
+    br = topo.branch
+    dep = [topo.coord[i] in topo.deps for i in br]
+    if len(topo.deps) != model.m:
+        raise ModelError(f"loop {model.name!r}: {len(topo.deps)} dependents given; a planar loop has "
+                         f"m = {model.m} independent constraints, so choose exactly {model.m}")
+    first = dep.index(True)
+    p = first - 1
+    xn = kin.x[br[-1]]
+    R = np.eye(3)
+    a, Q, Rn, X, W = {}, {}, {}, {}, {}
+    for j in range(len(br) - 1, p, -1):
+        i = br[j]
+        par = topo.parent[i]
+        xpar = np.zeros(2) if par < 0 else kin.x[par]
+        a[j] = shift_T(xn - kin.x[i]) @ kin.P[i]
+        if dep[j]:
+            Ra = R @ a[j]
+            den = a[j] @ Ra
+            if den <= tol * (a[j] @ a[j]):
+                names = tuple(model.names[d] for d in topo.deps)
+                raise SingularCoordinateSelectionError(
+                    f"loop {model.name!r}: the dependent set {names} is singular: the partial velocity of "
+                    f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
+                    f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
+                    "Choose other dependents with method='acs' (e.g. dependents=" 
+                    f"{tuple(model.names[d] for d in model.dependents)}) or re-root the loop with method='gcl'.")
+            Q[j] = 1.0 / den                                            # eq. (34)
+            Rn[j] = R
+            X[j] = -np.outer(kin.P[i], Q[j] * Ra)                       # eq. (40), R symmetric
+            R = R - np.outer(Ra, Ra) * Q[j]                             # eq. (36)
+            W[j] = shift_T(kin.x[i] - xpar) + X[j] @ shift_T(xn - xpar)  # eq. (39)
+        else:
+            X[j] = np.zeros((3, 3))                                     # eq. (77)
+            W[j] = shift_T(kin.x[i] - xpar)                             # eq. (76)
+    slots = tuple(j for j in range(p + 1, len(br)) if not dep[j])
+    return _Loop(p, a, Q, Rn, X, W, slots)
+
+
+def _YZH(topo, kin, lp: _Loop):
+    """Eq. (41)-(44), (78)-(81): ^0V^k = Y^k ^0V^p + Z^k ^0V_t^n + H^k K_i u_i for k outboard of p."""
+    br = topo.branch
+    nI = len(lp.slots)
+    Y, Z, HK = {}, {}, {}
+    Yp, Zp, Hp = np.eye(3), np.zeros((3, 3)), np.zeros((3, nI))
+    for j in range(lp.p + 1, len(br)):
+        GK = np.zeros((3, nI))                                          # eq. (73) times K_i
+        if j in lp.slots:
+            GK[:, lp.slots.index(j)] = kin.P[br[j]]
+        else:
+            for s, jj in enumerate(lp.slots):
+                if jj > j:
+                    GK[:, s] = lp.X[j] @ lp.a[jj]
+        Yp, Zp, Hp = lp.W[j] @ Yp, lp.X[j] + lp.W[j] @ Zp, GK + lp.W[j] @ Hp
+        Y[j], Z[j], HK[j] = Yp, Zp, Hp
+    return Y, Z, HK
+
+
+# ----------------------------------------------------------------------------- dynamics
+
+def _forces(model, topo, kin):
+    """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, eq. 7)."""
+    I, F = [], []
+    for i, b in enumerate(topo.body):
+        Ik = spatial_inertia(b)
+        Fa = np.zeros(3) if b is None else np.array([0.0, *(b.mass * model.gravity)])
+        I.append(Ik)
+        F.append(Fa - Ik @ kin.At[i])
+    return I, F
+
+
+def _solve(model, topo, q, u):
+    """One evaluation of the generalized RCR: returns (qdd, loop data); see the module docstring."""
+    kin = _kinematics(model, topo, q, u)
+    lp = _loop_kinematics(model, topo, kin)
+    Y, Z, HK = _YZH(topo, kin, lp)
+    I, F = _forces(model, topo, kin)
+    br, n = topo.branch, model.n
+    nI = len(lp.slots)
+    base = topo.base
+    x0 = np.zeros(2) if base < 0 else kin.x[base]
+    xp = np.zeros(2) if lp.p < 0 else kin.x[br[lp.p]]
+    Delta = kin.At[br[-1]] - (0.0 if base < 0 else kin.At[base])       # ^0A_t^n
+    # -- eq. (86)-(95): constrained inertias of the outboard bodies
+    MM = np.zeros((nI, nI)); IMp = np.zeros((nI, 3)); IM0 = np.zeros((nI, 3)); FM = np.zeros(nI)
+    Ip = np.zeros((3, 3)); Ip0 = np.zeros((3, 3)); Fp = np.zeros(3)
+    I0x = np.zeros((3, 3)); D = np.zeros((3, 3)); F0x = np.zeros(3)
+    for j in range(lp.p + 1, len(br)):
+        i = br[j]
+        if topo.body[i] is None:
+            continue
+        Ik, Ft = I[i], F[i] - I[i] @ (Z[j] @ Delta)                      # eq. (89)
+        E = shift_T(kin.x[i] - x0) - Y[j] @ shift_T(xp - x0)            # eq. (103)-(107)
+        IY, IE = Ik @ Y[j], Ik @ E
+        MM += HK[j].T @ Ik @ HK[j]; IMp += HK[j].T @ IY; IM0 += HK[j].T @ IE; FM += HK[j].T @ Ft
+        Ip += Y[j].T @ IY; Ip0 += Y[j].T @ IE; Fp += Y[j].T @ Ft          # eq. (53)-(55)
+        I0x += E.T @ IE; D += E.T @ IY; F0x += E.T @ Ft                  # eq. (108)-(111)
+    if nI:
+        cho = scipy.linalg.cho_factor(MM)                                # M_M of eq. (98)
+        Cp, C0, Cf = (scipy.linalg.cho_solve(cho, B) for B in (IMp, IM0, FM))
+        Ip -= IMp.T @ Cp; Ip0 -= IMp.T @ C0; Fp -= IMp.T @ Cf             # eq. (100)-(102)
+        I0x -= IM0.T @ C0; D -= IM0.T @ Cp; F0x -= IM0.T @ Cf
+    # -- eq. (60)-(64): inward over the independents 1..p of the phantom branch
+    Ih, Ih0, Fh, Mh, ST = {}, {}, {}, {}, {}
+    if lp.p >= 0:
+        i = br[lp.p]
+        Ih[lp.p], Ih0[lp.p], Fh[lp.p] = I[i] + Ip, Ip0, F[i] + Fp
+    for j in range(lp.p, -1, -1):
+        i = br[j]
+        P = kin.P[i]
+        par = topo.parent[i]
+        ST[j] = shift_T(kin.x[i] - (np.zeros(2) if par < 0 else kin.x[par]))
+        IP = Ih[j] @ P
+        Mh[j] = P @ IP                                                   # eq. (64)
+        Tt = ST[j].T @ (np.eye(3) - np.outer(IP, P) / Mh[j])             # eq. (63)... as S [U - I P M^-1 P^T]
+        if base >= 0:                                                    # triangularize the base equation
+            DP = D @ P / Mh[j]
+            I0x -= np.outer(DP, P @ Ih0[j]); F0x -= DP * (P @ Fh[j])
+            D = (D - np.outer(DP, IP)) @ ST[j]
+        if j > 0:
+            ip = br[j - 1]
+            Ih[j - 1] = I[ip] + Tt @ Ih[j] @ ST[j]                       # eq. (61)
+            Ih0[j - 1] = Tt @ Ih0[j]                                     # eq. (60)
+            Fh[j - 1] = F[ip] + Tt @ Fh[j]                               # eq. (62)
+    qdd = np.zeros(n)
+    # -- base branch (GCL): eq. (20)-(22) from the base body 0 to the ground, then forward (eq. 12)
+    A0 = np.zeros(3)
+    if base >= 0:
+        bb = topo.base_branch
+        Ib, Fb, Mb, Sb = {}, {}, {}, {}
+        Ib[len(bb) - 1], Fb[len(bb) - 1] = I[base] + I0x, F[base] + F0x
+        for j in range(len(bb) - 1, -1, -1):
+            i = bb[j]
+            P = kin.P[i]
+            par = topo.parent[i]
+            Sb[j] = shift_T(kin.x[i] - (np.zeros(2) if par < 0 else kin.x[par]))
+            IP = Ib[j] @ P
+            Mb[j] = P @ IP
+            if j > 0:
+                Tt = Sb[j].T @ (np.eye(3) - np.outer(IP, P) / Mb[j])
+                Ib[j - 1] = I[bb[j - 1]] + Tt @ Ib[j] @ Sb[j]
+                Fb[j - 1] = F[bb[j - 1]] + Tt @ Fb[j]
+        A = np.zeros(3)
+        for j in range(len(bb)):
+            i = bb[j]
+            P = kin.P[i]
+            As = Sb[j] @ A
+            ud = -(P @ (Ib[j] @ As - Fb[j])) / Mb[j]                      # eq. (12)
+            A = As + P * ud
+            qdd[topo.coord[i]] = ud
+        A0 = A
+    # -- forward over the phantom branch independents, eq. (59)
+    A = np.zeros(3)
+    for j in range(0, lp.p + 1):
+        i = br[j]
+        P = kin.P[i]
+        As = ST[j] @ A
+        ud = -(P @ (Ih[j] @ As + Ih0[j] @ A0 - Fh[j])) / Mh[j]
+        A = As + P * ud
+        qdd[topo.coord[i]] = ud
+    Ap = A
+    # -- eq. (99): the outboard independents
+    uI = np.zeros(nI)
+    if nI:
+        uI = -scipy.linalg.cho_solve(cho, IMp @ Ap + IM0 @ A0 - FM)
+    # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
+    rel = Ap - shift_T(xp - x0) @ A0
+    xn = kin.x[br[-1]]
+    for j in range(lp.p + 1, len(br)):
+        i = br[j]
+        par = topo.parent[i]
+        xpar = np.zeros(2) if par < 0 else kin.x[par]
+        if j in lp.slots:
+            ud = uI[lp.slots.index(j)]
+        else:
+            c = shift_T(xn - xpar) @ rel + Delta
+            for s, jj in enumerate(lp.slots):
+                if jj > j:
+                    c = c + lp.a[jj] * uI[s]
+            ud = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)
+        rel = shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * ud
+        qdd[topo.coord[i]] = ud
+    return qdd, (kin, lp)
+
+
+# ----------------------------------------------------------------------------- public functions
+
+def _consistent(model, topo, q, qd, tol=1e-6):
+    """Refuse states that do not close the loop (positions or velocities)."""
+    res = closure(model, q)
+    if np.abs(res).max() > tol:
+        raise ModelError(f"loop {model.name!r}: q does not close the loop (residual {np.abs(res).max():.1e}); "
+                         "solve the dependents first with rcr.solve_dependents")
+    Jc = closure_jacobian(model, q)
+    if np.abs(Jc @ qd).max() > tol * max(1.0, np.abs(qd).max()):
+        raise ModelError(f"loop {model.name!r}: qd violates the velocity constraint (residual "
+                         f"{np.abs(Jc @ qd).max():.1e}); use rcr.dependent_velocities")
+
+
+def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None,
+                  check: bool = True) -> np.ndarray:
+    """qddot of all n coordinates by the generalized RCR (§3-5) for a consistent state (q, qd).
+
+    ``method`` is ``"rcr"`` (last m coordinates dependent, §3), ``"acs"`` (``dependents``, §4) or
+    ``"gcl"`` (the re-rooted tree of Fig. 8a, §5).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> np.round(accelerations(fb, fb.q0, np.zeros(5)), 4) + 0.0
+    array([-1.1375,  2.7462, -1.6087, -2.1975,  0.    ])
+    """
+    q = _check_q(model, q)
+    qd = _check_q(model, qd, "qd")
+    topo = topology(model, method, dependents)
+    if check:
+        _consistent(model, topo, q, qd)
+    return _solve(model, topo, q, qd)[0]
+
+
+def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
+    """The open-chain solution of §2, eq. (10)-(22): the loop cut at the last joint (no closure).
+
+    Returns qddot of the n-1 joints of the open chain ground -> body 1 -> ... -> body n-1 under
+    gravity and joint forces ``tau``; checked against the dense DAE of eq. (7) in the tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> tree_accelerations(fb, fb.q0, np.zeros(5)).shape
+    (4,)
+    """
+    q = _check_q(model, q)
+    qd = _check_q(model, qd, "qd")
+    topo = topology(model, "acs")
+    kin = _kinematics(model, topo, q, qd)
+    I, F = _forces(model, topo, kin)
+    nb = model.n - 1
+    tau = np.zeros(nb) if tau is None else np.asarray(tau, float)
+    if tau.shape != (nb,):
+        raise ModelError(f"loop {model.name!r}: tau needs {nb} entries (one per tree joint), got {tau.shape}")
+    Ih = [I[i].copy() for i in range(nb)]                               # eq. (10)
+    Fh = [F[i].copy() for i in range(nb)]
+    Mh, ST = [0.0] * nb, [None] * nb
+    for k in range(nb - 1, -1, -1):
+        P = kin.P[k]
+        ST[k] = shift_T(kin.x[k] - (np.zeros(2) if k == 0 else kin.x[k - 1]))
+        IP = Ih[k] @ P
+        Mh[k] = P @ IP                                                  # eq. (13)
+        if k > 0:
+            T = ST[k].T @ (np.eye(3) - np.outer(IP, P) / Mh[k])         # eq. (22)
+            Ih[k - 1] = Ih[k - 1] + T @ Ih[k] @ ST[k]                   # eq. (20)
+            Fh[k - 1] = Fh[k - 1] + T @ (Fh[k] + 0.0) + T @ P * 0.0     # eq. (21)
+            Fh[k - 1] += ST[k].T @ P * 0.0
+    qdd = np.zeros(nb)
+    A = np.zeros(3)
+    for k in range(nb):
+        P = kin.P[k]
+        As = ST[k] @ A
+        qdd[k] = (tau[k] - P @ (Ih[k] @ As - Fh[k])) / Mh[k]            # eq. (12) with a joint force
+        A = As + P * qdd[k]                                             # eq. (4)
+    return qdd
+
+
+def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
+    """d(closure)/dq, 3 x n: column k is a_k = (^kS^n)^T P_k^k (eq. 26, 31).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); Jc = closure_jacobian(fb, fb.q0)
+    >>> np.round(Jc[:, 3:], 12) + 0.0            # q4 and q5 slide along the same guide
+    array([[0., 0.],
+           [1., 1.],
+           [0., 0.]])
+    """
+    q = _check_q(model, q)
+    topo = topology(model, "acs")
+    kin = _kinematics(model, topo, q, np.zeros(model.n))
+    xn = kin.x[-1]
+    return np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
+
+
+def selection_sigma(model: LoopMechanism, q, dependents) -> float:
+    """Smallest singular value of the closure Jacobian's columns of a dependent set.
+
+    Zero means the set cannot be solved for (the RCR recursion would divide by zero in eq. 34).
+
+    Examples
+    --------
+    >>> fb = five_bar()
+    >>> selection_sigma(fb, fb.q0, ("q3", "q4", "q5")) < 1e-12, round(selection_sigma(fb, fb.q0, ("q2", "q3", "q5")), 4)
+    (True, 0.2104)
+    """
+    idx = _dep_indices(model, dependents)
+    return float(np.linalg.svd(closure_jacobian(model, q)[:, idx], compute_uv=False)[-1])
+
+
+def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1e-12,
+                     max_iter: int = 50) -> np.ndarray:
+    """Newton's method on the closure (eq. 23 at position level) for the dependent coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); q = fb.q0.copy(); q[0] += 0.05
+    >>> qc = solve_dependents(fb, q)
+    >>> float(np.abs(closure(fb, qc)).max()) < 1e-12, bool(qc[0] == q[0])
+    (True, True)
+    """
+    q = _check_q(model, q).copy()
+    idx = list(model.dependents if dependents is None else _dep_indices(model, dependents))
+    for _ in range(max_iter):
+        r = closure(model, q)
+        r[0] = (r[0] + np.pi) % (2 * np.pi) - np.pi
+        if np.abs(r).max() < tol:
+            return q
+        Jd = closure_jacobian(model, q)[:, idx]
+        try:
+            step = np.linalg.solve(Jd, r)
+            q[idx] -= step
+            if np.abs(step).max() < 1e-15 * (1.0 + np.abs(q[idx]).max()) and np.abs(r).max() < 1e3 * tol:
+                return q
+        except np.linalg.LinAlgError as exc:
+            raise SingularCoordinateSelectionError(
+                f"loop {model.name!r}: the dependents {tuple(model.names[i] for i in idx)} cannot be solved for "
+                "here (singular closure Jacobian); choose another set") from exc
+    raise RFDAError(f"loop {model.name!r}: Newton's method did not close the loop in {max_iter} steps "
+                    f"(residual {np.abs(r).max():.1e}); start nearer an assembled configuration")
+
+
+def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None) -> np.ndarray:
+    """qd with its dependent entries replaced by the velocity-level RCR, eq. (33) and (67)-(69).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); qd = dependent_velocities(fb, fb.q0, [1.0, 0, 0, 0.5, 0])
+    >>> float(np.abs(closure_jacobian(fb, fb.q0) @ qd).max()) < 1e-12
+    True
+    """
+    q = _check_q(model, q)
+    qd = _check_q(model, qd, "qd").copy()
+    topo = topology(model, method, dependents)
+    for d in topo.deps:
+        qd[d] = 0.0
+    kin = _kinematics(model, topo, q, qd)
+    lp = _loop_kinematics(model, topo, kin)
+    br = topo.branch
+    base = topo.base
+    x0 = np.zeros(2) if base < 0 else kin.x[base]
+    V0 = np.zeros(3) if base < 0 else kin.V[base]
+    rel = -shift_T(-x0) @ V0                       # ^0V of the branching body N
+    xn = kin.x[br[-1]]
+    xpar = np.zeros(2)
+    for j, i in enumerate(br):
+        if j > lp.p and j not in lp.slots:
+            c = shift_T(xn - xpar) @ rel
+            for jj in lp.slots:
+                if jj > j:
+                    c = c + lp.a[jj] * qd[topo.coord[br[jj]]]
+            qd[topo.coord[i]] = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)  # eq. (33)/(69), V_t = 0
+        rel = shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * qd[topo.coord[i]]
+        xpar = kin.x[i]
+    return qd
+
+
+def energy(model: LoopMechanism, q, qd) -> float:
+    """Total energy T + V: sum of 1/2 V^T I V and m g h over the bodies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); round(energy(fb, fb.q0, np.zeros(5)), 6)
+    3.039238
+    """
+    q = _check_q(model, q)
+    qd = _check_q(model, qd, "qd")
+    topo = topology(model, "acs")
+    kin = _kinematics(model, topo, q, qd)
+    E = 0.0
+    for i, b in enumerate(topo.body):
+        if b is None:
+            continue
+        V = kin.V[i]
+        E += 0.5 * V @ spatial_inertia(b) @ V - b.mass * (model.gravity @ kin.x[i])
+    return float(E)
+
+
+class RCRResult(NamedTuple):
+    """A simulated trajectory: ``t`` (len N), ``q`` and ``qd`` (N x n, columns q1..qn), the method,
+    the dependent coordinates it used, and the largest loop-closure residual along the way."""
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    method: str
+    dependents: tuple
+    closure_max: float
+
+
+def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *, dependents=None, qd0=None,
+             n_out: int = 301, rtol: float = 1e-11, atol: float = 1e-11) -> RCRResult:
+    """Integrate the mechanism from (model.q0, qd0) (rest by default) with one of the methods.
+
+    ``"acs"``, ``"gcl"`` and ``"rcr"`` integrate the independent coordinates and speeds only
+    (solve_ivp, DOP853); the dependent coordinates follow from the closure by Newton's method and
+    the dependent speeds from eq. (33), so the loop stays closed to the Newton tolerance.
+    ``"dae"`` integrates the stabilised Lagrange-multiplier DAE of :mod:`rfda_teach.loopref`.
+    ``"rcr"`` with a singular last-m selection raises :class:`SingularCoordinateSelectionError`.
+
+    Examples
+    --------
+    >>> r = simulate(five_bar(), "acs", 0.1, n_out=3)
+    >>> r.q.shape, r.dependents
+    ((3, 5), ('q2', 'q3', 'q5'))
+    """
+    t_final = float(t_final)
+    if not np.isfinite(t_final) or t_final <= 0:
+        raise ModelError(f"simulate: t_final = {t_final}; give a positive duration in seconds")
+    n = model.n
+    qd0 = np.zeros(n) if qd0 is None else _check_q(model, qd0, "qd0")
+    if method == "dae":
+        from . import loopref
+        r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol)
+        cl = max(float(np.abs(closure(model, qi)).max()) for qi in r.q)
+        return RCRResult(r.t, r.q, r.qd, "dae", (), cl)
+    topo = topology(model, method, dependents)
+    deps = list(topo.deps)
+    dep_names = tuple(model.names[d] for d in deps)
+    ind = [k for k in range(n) if k not in deps]
+    q_start = solve_dependents(model, model.q0, dependents=dep_names)
+    qd_start = dependent_velocities(model, q_start, qd0, method=method, dependents=dependents)
+    _solve(model, topo, q_start, qd_start)          # raises early for a singular selection
+    guess = {"q": q_start.copy()}
+
+    def full_state(x):
+        q = guess["q"].copy()
+        q[ind] = x[:len(ind)]
+        q = solve_dependents(model, q, dependents=dep_names)
+        guess["q"] = q
+        qd = np.zeros(n)
+        qd[ind] = x[len(ind):]
+        qd = dependent_velocities(model, q, qd, method=method, dependents=dependents)
+        return q, qd
+
+    def rhs(t, x):
+        q, qd = full_state(x)
+        qdd = _solve(model, topo, q, qd)[0]
+        return np.concatenate([qd[ind], qdd[ind]])
+
+    t_eval = np.linspace(0.0, t_final, n_out)
+    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q_start[ind], qd_start[ind]]),
+                                    method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RFDAError(f"simulate({model.name!r}, {method!r}): the integrator stopped: {sol.message}")
+    Q, QD = np.zeros((len(sol.t), n)), np.zeros((len(sol.t), n))
+    for i in range(len(sol.t)):
+        Q[i], QD[i] = full_state(sol.y[:, i])
+    cl = max(float(np.abs(closure(model, qi)).max()) for qi in Q)
+    return RCRResult(sol.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
