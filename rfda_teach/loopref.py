@@ -225,7 +225,7 @@ def sympy_model(model):
     # the angle residual is linear in the revolute coordinates: theta - ang0 = sum(q_revolute)
     qd_sub = {sp.diff(qi, me.dynamicsymbols._t): ui for qi, ui in zip(q, u)}
     vel = [sp.diff(c, me.dynamicsymbols._t).subs(qd_sub) for c in cfg]
-    deps = list(model.dependents)
+    deps = [model.names.index(d) for d in model.dependents]
     ind = [k for k in range(n) if k not in deps]
     kd = [sp.diff(q[k], me.dynamicsymbols._t) - u[k] for k in range(n)]
     KM = me.KanesMethod(N, q_ind=[q[k] for k in ind], u_ind=[u[k] for k in ind], kd_eqs=kd,

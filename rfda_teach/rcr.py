@@ -170,7 +170,7 @@ class LoopMechanism:
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "n", n)
         object.__setattr__(self, "gravity", np.asarray(self.gravity, float))
-        object.__setattr__(self, "dependents", _dep_indices(self, self.dependents))
+        object.__setattr__(self, "dependents", tuple(names[i] for i in _dep_indices(self, self.dependents)))
         if not 1 <= self.split <= n - self.m:
             raise ModelError(f"mechanism {self.name!r}: split = {self.split}; the GCL base branch needs "
                              f"between 1 and {n - self.m} joints")
@@ -256,10 +256,16 @@ def five_bar(*, gravity: float = G0) -> LoopMechanism:
                          gravity=(0.0, -gravity))
 
 
-def four_bar(*, gravity: float = G0) -> LoopMechanism:
-    """A planar four-bar (crank 1, coupler 1.2, rocker 1, ground 1.5 m; unit-mass rods), the second
-    mechanism run through the same code path.  q1 is the crank angle; the default ACS set is
-    (q1, q3, q4), so the crank is dependent and the coupler angle q2 independent.
+def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanism:
+    """A planar crank-rocker four-bar, the second mechanism run through the same code path.
+
+    Crank 0.5, coupler 1.4, rocker 1.0, ground 1.2 m (Grashof: the crank turns fully); unit-mass
+    thin rods.  q1 is the crank angle (``crank_angle`` in degrees at q0), q2 and q3 the relative
+    angles at the coupler's ends, q4 the angle at the rocker's ground pivot (0 at q0).  The default
+    ACS set is (q1, q3, q4): the crank is dependent and the coupler angle q2 independent, which
+    puts an independent coordinate between the dependents with p_i = the ground (§4).  The GCL
+    topology makes q4 independent (the rocker hangs from the ground), which is regular only away
+    from the rocker's extreme positions, so released from rest near the hanging equilibrium.
 
     Examples
     --------
@@ -268,8 +274,8 @@ def four_bar(*, gravity: float = G0) -> LoopMechanism:
     >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
     True
     """
-    a, b, c, d = 1.0, 1.2, 1.0, 1.5
-    th1 = np.deg2rad(70.0)
+    a, b, c, d = 0.5, 1.4, 1.0, 1.2
+    th1 = np.deg2rad(crank_angle)
     A = a * np.array([np.cos(th1), np.sin(th1)])
     D = np.array([d, 0.0])
     # coupler end B on both circles |B - A| = b and |B - D| = c (open branch)
@@ -388,7 +394,7 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
         if method == "rcr":
             deps = tuple(range(n - m, n))
         else:
-            deps = model.dependents if dependents is None else _dep_indices(model, dependents)
+            deps = _dep_indices(model, model.dependents if dependents is None else dependents)
         if (n - 1) not in deps:
             raise ModelError(f"loop {model.name!r}: the last coordinate {model.names[-1]} must be dependent "
                              "(the phantom body carries no mass, §4)")
@@ -553,7 +559,7 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
                     f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
                     f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
                     "Choose other dependents with method='acs' (e.g. dependents=" 
-                    f"{tuple(model.names[d] for d in model.dependents)}) or re-root the loop with method='gcl'.")
+                    f"{model.dependents}) or re-root the loop with method='gcl'.")
             Q[j] = 1.0 / den                                            # eq. (34)
             Rn[j] = R
             X[j] = -np.outer(kin.P[i], Q[j] * Ra)                       # eq. (40), R symmetric
@@ -641,7 +647,7 @@ def _solve(model, topo, q, u):
         ST[j] = shift_T(kin.x[i] - (np.zeros(2) if par < 0 else kin.x[par]))
         IP = Ih[j] @ P
         Mh[j] = P @ IP                                                   # eq. (64)
-        Tt = ST[j].T @ (np.eye(3) - np.outer(IP, P) / Mh[j])             # eq. (63)... as S [U - I P M^-1 P^T]
+        Tt = ST[j].T @ (np.eye(3) - np.outer(IP, P) / Mh[j])             # eq. (63)
         if base >= 0:                                                    # triangularize the base equation
             DP = D @ P / Mh[j]
             I0x -= np.outer(DP, P @ Ih0[j]); F0x -= DP * (P @ Fh[j])
@@ -781,14 +787,13 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
         if k > 0:
             T = ST[k].T @ (np.eye(3) - np.outer(IP, P) / Mh[k])         # eq. (22)
             Ih[k - 1] = Ih[k - 1] + T @ Ih[k] @ ST[k]                   # eq. (20)
-            Fh[k - 1] = Fh[k - 1] + T @ (Fh[k] + 0.0) + T @ P * 0.0     # eq. (21)
-            Fh[k - 1] += ST[k].T @ P * 0.0
+            Fh[k - 1] = Fh[k - 1] + T @ Fh[k] - ST[k].T @ IP * (tau[k] / Mh[k])  # eq. (21) + joint force
     qdd = np.zeros(nb)
     A = np.zeros(3)
     for k in range(nb):
         P = kin.P[k]
         As = ST[k] @ A
-        qdd[k] = (tau[k] - P @ (Ih[k] @ As - Fh[k])) / Mh[k]            # eq. (12) with a joint force
+        qdd[k] = (tau[k] - P @ (Ih[k] @ As - Fh[k])) / Mh[k]            # eq. (12) plus the joint force
         A = As + P * qdd[k]                                             # eq. (4)
     return qdd
 
@@ -840,7 +845,7 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
     (True, True)
     """
     q = _check_q(model, q).copy()
-    idx = list(model.dependents if dependents is None else _dep_indices(model, dependents))
+    idx = list(_dep_indices(model, model.dependents if dependents is None else dependents))
     for _ in range(max_iter):
         r = closure(model, q)
         r[0] = (r[0] + np.pi) % (2 * np.pi) - np.pi
@@ -849,7 +854,16 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
         Jd = closure_jacobian(model, q)[:, idx]
         try:
             step = np.linalg.solve(Jd, r)
-            q[idx] -= step
+            lam, r0 = 1.0, np.linalg.norm(r)
+            while lam > 1e-4:                                   # backtracking keeps Newton from jumping away
+                trial = q.copy()
+                trial[idx] -= lam * step
+                rt = closure(model, trial)
+                rt[0] = (rt[0] + np.pi) % (2 * np.pi) - np.pi
+                if np.linalg.norm(rt) < r0 or r0 < 1e3 * tol:
+                    break
+                lam *= 0.5
+            q = trial
             if np.abs(step).max() < 1e-15 * (1.0 + np.abs(q[idx]).max()) and np.abs(r).max() < 1e3 * tol:
                 return q
         except np.linalg.LinAlgError as exc:
@@ -857,7 +871,8 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
                 f"loop {model.name!r}: the dependents {tuple(model.names[i] for i in idx)} cannot be solved for "
                 "here (singular closure Jacobian); choose another set") from exc
     raise RFDAError(f"loop {model.name!r}: Newton's method did not close the loop in {max_iter} steps "
-                    f"(residual {np.abs(r).max():.1e}); start nearer an assembled configuration")
+                    f"(residual {np.abs(r).max():.1e}); these independent coordinates may admit no assembly: "
+                    "start nearer an assembled configuration such as model.q0")
 
 
 def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None) -> np.ndarray:

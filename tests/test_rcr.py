@@ -1,0 +1,181 @@
+"""Tests for rfda_teach.rcr: the tree solution against eq. (7), RCR/ACS/GCL against the dense DAE,
+Fig. 7 against the DAE and sympy references, energy, closure, the singular selection and errors."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rfda_teach import dae, loopref, rcr, rfda, system as s
+from rfda_teach.errors import ModelError, RFDAError, SingularCoordinateSelectionError
+
+MECHANISMS = {"five-bar": rcr.five_bar, "four-bar": rcr.four_bar, "7-loop": lambda: rcr.loop_chain(7)}
+
+
+def consistent_state(model, seed, method="acs", dependents=None, spread=None):
+    """Perturb the independent coordinates of q0, close the loop, draw independent speeds."""
+    rng = np.random.default_rng(seed)
+    spread = (0.08 if model.n <= 5 else 0.02) if spread is None else spread
+    topo = rcr.topology(model, method, dependents)
+    names = tuple(model.names[d] for d in topo.deps)
+    q = model.q0 + rng.uniform(-spread, spread, model.n)
+    q = rcr.solve_dependents(model, q, dependents=names)
+    qd = rcr.dependent_velocities(model, q, rng.standard_normal(model.n), method=method, dependents=dependents)
+    return q, qd
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None)
+def test_tree_solution_matches_dense_dae(name, seed):
+    """§2, eq. (10)-(22) on the open chain (loop cut at the last joint) against eq. (7)."""
+    model = MECHANISMS[name]()
+    rng = np.random.default_rng(seed)
+    q, qd, tau = rng.normal(size=model.n), rng.normal(size=model.n), rng.normal(size=model.n - 1)
+    sys, _ = loopref.open_chain(model)
+    st_ = loopref._state(model, sys, q, qd)
+    tr = s.terms(sys, st_, tau=tau)
+    ref = rfda.joint_accelerations(sys, tr, dae.solve(sys, tr).ydd)
+    got = rcr.tree_accelerations(model, q, qd, tau=tau)
+    assert np.allclose(got, ref, rtol=1e-9, atol=1e-9 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("name,method", [("five-bar", "acs"), ("five-bar", "gcl"), ("four-bar", "acs"),
+                                         ("four-bar", "gcl"), ("four-bar", "rcr"), ("7-loop", "rcr"),
+                                         ("7-loop", "gcl")])
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=20, deadline=None)
+def test_reduced_accelerations_match_lagrange_multiplier_dae(name, method, seed):
+    model = MECHANISMS[name]()
+    q, qd = consistent_state(model, seed, method)
+    ref = loopref.dae_accelerations(model, q, qd)
+    got = rcr.accelerations(model, q, qd, method=method)
+    assert np.allclose(got, ref, rtol=1e-9, atol=1e-9 * np.abs(ref).max())
+
+
+def test_every_regular_dependent_set_of_the_four_bar_gives_the_same_accelerations():
+    """ACS (§4) with any three of the four coordinates (the last always dependent)."""
+    model = rcr.four_bar()
+    q, qd = consistent_state(model, 3)
+    ref = loopref.dae_accelerations(model, q, qd)
+    for deps in itertools.combinations(model.names[:-1], 2):
+        got = rcr.accelerations(model, q, qd, method="acs", dependents=deps + ("q4",))
+        assert np.allclose(got, ref, rtol=1e-9, atol=1e-9), deps
+
+
+def test_acs_with_independents_between_dependents_on_a_longer_loop():
+    model = rcr.loop_chain(8)
+    deps = ("q2", "q5", "q8")
+    q, qd = consistent_state(model, 5, "acs", deps)
+    ref = loopref.dae_accelerations(model, q, qd)
+    assert np.allclose(rcr.accelerations(model, q, qd, method="acs", dependents=deps), ref, rtol=1e-9, atol=1e-9)
+
+
+def test_velocity_level_rcr_satisfies_the_velocity_constraint():
+    for name, make in MECHANISMS.items():
+        model = make()
+        for method in ("acs", "gcl"):
+            q, qd = consistent_state(model, 11, method)
+            assert np.abs(rcr.closure_jacobian(model, q) @ qd).max() < 1e-11, (name, method)
+
+
+def test_forward_sweep_selection_of_the_five_bar_is_singular():
+    fb = rcr.five_bar()
+    assert rcr.selection_sigma(fb, fb.q0, ("q3", "q4", "q5")) < 1e-12
+    assert rcr.selection_sigma(fb, fb.q0, ("q2", "q3", "q5")) > 0.1
+    with pytest.raises(SingularCoordinateSelectionError) as err:
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="rcr")
+    msg = str(err.value)
+    assert "five-bar" in msg and "('q3', 'q4', 'q5')" in msg and "acs" in msg and "gcl" in msg
+    with pytest.raises(SingularCoordinateSelectionError):
+        rcr.simulate(fb, "rcr", 1.0)
+    with pytest.raises(SingularCoordinateSelectionError):
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q1", "q4", "q5"))
+
+
+@pytest.fixture(scope="module")
+def five_bar_runs():
+    fb = rcr.five_bar()
+    runs = {m: rcr.simulate(fb, m, 3.0) for m in ("acs", "gcl", "dae")}
+    runs["sympy"] = loopref.sympy_simulate(fb, 3.0)
+    return fb, runs
+
+
+def test_fig7_acs_and_gcl_coincide(five_bar_runs):
+    fb, r = five_bar_runs
+    assert r["acs"].t[-1] == pytest.approx(3.0)
+    assert r["acs"].q.shape == (301, 5)
+    assert np.abs(r["acs"].q - r["gcl"].q).max() < 1e-8
+    assert np.abs(r["acs"].qd - r["gcl"].qd).max() < 1e-8
+
+
+@pytest.mark.parametrize("ref", ["dae", "sympy"])
+def test_fig7_matches_independent_references(five_bar_runs, ref):
+    fb, r = five_bar_runs
+    for m in ("acs", "gcl"):
+        assert np.abs(r[m].q - r[ref].q).max() < 1e-6
+        assert np.abs(r[m].qd - r[ref].qd).max() < 1e-6
+
+
+def test_five_bar_energy_closure_and_motion(five_bar_runs):
+    fb, r = five_bar_runs
+    for m in ("acs", "gcl"):
+        E = np.array([rcr.energy(fb, q, qd) for q, qd in zip(r[m].q, r[m].qd)])
+        assert np.ptp(E) / abs(E[0]) < 1e-6
+        assert r[m].closure_max < 1e-8
+    assert r["dae"].closure_max < 1e-8
+    q = r["acs"].q
+    assert np.ptp(q[:, 0]) > 1.0 and np.ptp(q[:, 3]) > 1.0          # it really moves
+    assert np.abs(q[:, 4]).max() < 1e-9                             # the sleeve stays on its horizontal guide
+    sig = [rcr.selection_sigma(fb, qi, fb.dependents) for qi in q]
+    assert min(sig) > 0.1                                           # ACS stays regular along the motion
+
+
+def test_four_bar_same_checks():
+    fb = rcr.four_bar()
+    runs = {m: rcr.simulate(fb, m, 3.0, n_out=151) for m in ("acs", "gcl", "dae")}
+    sym = loopref.sympy_simulate(fb, 3.0, n_out=151)
+    assert np.ptp(runs["acs"].q[:, 0]) > 0.3
+    assert np.abs(runs["acs"].q - runs["gcl"].q).max() < 1e-8
+    for ref in (runs["dae"], sym):
+        assert np.abs(runs["acs"].q - ref.q).max() < 1e-6
+    E = np.array([rcr.energy(fb, q, qd) for q, qd in zip(runs["acs"].q, runs["acs"].qd)])
+    assert np.ptp(E) / abs(E[0]) < 1e-6
+    assert runs["acs"].closure_max < 1e-8 and runs["gcl"].closure_max < 1e-8
+
+
+def test_geometry_of_the_five_bar():
+    fb = rcr.five_bar()
+    P = rcr.body_poses(fb, fb.q0)
+    assert np.allclose(P[:, 2][:4], np.deg2rad([45, -60, 0, 0]), atol=1e-12)
+    assert np.abs(rcr.closure(fb, fb.q0)).max() < 1e-14
+    assert [b.mass for b in fb.bodies] == [1.0] * 4
+    assert [float(b.J[0, 0]) for b in fb.bodies] == pytest.approx([1 / 12] * 4)
+
+
+def test_bad_input_is_refused_clearly():
+    fb = rcr.five_bar()
+    with pytest.raises(ModelError, match="5 entries"):
+        rcr.accelerations(fb, np.zeros(4), np.zeros(5))
+    with pytest.raises(ModelError, match="NaN"):
+        rcr.accelerations(fb, np.r_[np.nan, fb.q0[1:]], np.zeros(5))
+    with pytest.raises(ModelError, match="unknown method"):
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="magic")
+    with pytest.raises(ModelError, match="exactly 3"):
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q2", "q5"))
+    with pytest.raises(ModelError, match="must be dependent"):
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q1", "q2", "q3"))
+    with pytest.raises(ModelError, match="unknown coordinate"):
+        rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q2", "q3", "q9"))
+    with pytest.raises(ModelError, match="does not close"):
+        rcr.accelerations(fb, fb.q0 + 0.1, np.zeros(5))
+    with pytest.raises(ModelError, match="velocity constraint"):
+        rcr.accelerations(fb, fb.q0, np.ones(5))
+    with pytest.raises(ModelError, match="positive duration"):
+        rcr.simulate(fb, "acs", -1.0)
+    with pytest.raises(ModelError, match="revolute"):
+        rcr.LoopJoint("spherical")
+    with pytest.raises(ModelError):
+        rcr.loop_chain(3)
+    assert issubclass(SingularCoordinateSelectionError, RFDAError)
