@@ -14,13 +14,10 @@ MECHANISMS = {"five-bar": rcr.five_bar, "four-bar": rcr.four_bar, "7-loop": lamb
 
 
 def consistent_state(model, seed, method="acs", dependents=None, spread=None):
-    """Perturb the independent coordinates of q0, close the loop, draw independent speeds."""
+    """Perturb the default independents of q0, close the loop, draw the method's independent speeds."""
     rng = np.random.default_rng(seed)
     spread = (0.08 if model.n <= 5 else 0.02) if spread is None else spread
-    topo = rcr.topology(model, method, dependents)
-    names = tuple(model.names[d] for d in topo.deps)
-    q = model.q0 + rng.uniform(-spread, spread, model.n)
-    q = rcr.solve_dependents(model, q, dependents=names)
+    q = rcr.solve_dependents(model, model.q0 + rng.uniform(-spread, spread, model.n))
     qd = rcr.dependent_velocities(model, q, rng.standard_normal(model.n), method=method, dependents=dependents)
     return q, qd
 
