@@ -62,7 +62,7 @@ from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "count_multiplications",
-           "tree_accelerations"]
+           "tree_accelerations", "multiplier_accelerations"]
 
 G0 = 9.81
 _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
@@ -124,6 +124,10 @@ class LoopJoint:
             if not np.isfinite(v):
                 raise ModelError(f"joint {self.name!r}: {nm} must be finite")
             object.__setattr__(self, nm, v)
+        # constant joint frames, computed once: F(pp, pa), F(cp, ca) and its inverse
+        object.__setattr__(self, "_Fp", _frame(self.parent_point, self.parent_angle))
+        object.__setattr__(self, "_Fc", _frame(self.child_point, self.child_angle))
+        object.__setattr__(self, "_Fci", _inv(self._Fc))
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,29 +332,26 @@ def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
 # ----------------------------------------------------------------------------- position kinematics
 
 def _frame(p, a) -> np.ndarray:
-    T = np.eye(3)
-    T[:2, :2] = _rot(a)
-    T[:2, 2] = p
-    return T
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s, p[0]], [s, c, p[1]], [0.0, 0.0, 1.0]])
 
 
 def _motion(kind: str, q: float) -> np.ndarray:
     if kind == "revolute":
         return _frame((0.0, 0.0), q)
-    return _frame((q, 0.0), 0.0)
+    return np.array([[1.0, 0.0, q], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 
 
 def _inv(T: np.ndarray) -> np.ndarray:
-    Ti = np.eye(3)
-    Ti[:2, :2] = T[:2, :2].T
-    Ti[:2, 2] = -T[:2, :2].T @ T[:2, 2]
-    return Ti
+    c, s, x, y = T[0, 0], T[1, 0], T[0, 2], T[1, 2]
+    return np.array([[c, s, -c * x - s * y], [-s, c, s * x - c * y], [0.0, 0.0, 1.0]])
 
 
 def _joint_transform(jt: LoopJoint, q: float, sign: float) -> np.ndarray:
     """Child frame in parent frame: F(pp, pa) M(q) F(cp, ca)^-1, or its inverse for a reversed joint."""
-    T = _frame(jt.parent_point, jt.parent_angle) @ _motion(jt.kind, q) @ _inv(_frame(jt.child_point, jt.child_angle))
-    return T if sign > 0 else _inv(T)
+    if sign > 0:
+        return jt._Fp @ _motion(jt.kind, q) @ jt._Fci
+    return jt._Fc @ _motion(jt.kind, -q) @ _inv(jt._Fp)
 
 
 # ----------------------------------------------------------------------------- topology
@@ -495,9 +496,9 @@ def _kinematics(model, topo, q, u) -> _Kin:
         Vp = np.zeros(3) if p < 0 else V[p]
         Atp = np.zeros(3) if p < 0 else At[p]
         if s > 0:
-            J = Tp @ _frame(jt.parent_point, jt.parent_angle)
+            J = Tp @ jt._Fp
         else:   # reversed: the joint frame rides on the (new) parent at the old child's joint point
-            J = Tp @ _frame(jt.child_point, jt.child_angle)
+            J = Tp @ jt._Fc
         o, e = J[:2, 2], J[:2, 0]
         xk = T[i][:2, 2]
         w = s * u[k]
@@ -795,6 +796,40 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
         As = ST[k] @ A
         qdd[k] = (tau[k] - P @ (Ih[k] @ As - Fh[k])) / Mh[k]            # eq. (12) plus the joint force
         A = As + P * qdd[k]                                             # eq. (4)
+    return qdd
+
+
+def multiplier_accelerations(model: LoopMechanism, q, qd) -> np.ndarray:
+    """The traditional "O(n)" constraint technique (§1): cut the last joint, solve the open chain
+    recursively (eq. 10-22) for the free motion and for one unit constraint force per constraint
+    row, then solve the m x m system for the multipliers: O(n m + n m^2 + m^3).
+
+    The constraint rows are the closure Jacobian's rows that do not involve the cut joint's own
+    coordinate, C = N^T J[:, :n-1] with N spanning the complement of a_n.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> bool(np.allclose(multiplier_accelerations(fb, fb.q0, np.zeros(5)), accelerations(fb, fb.q0, np.zeros(5))))
+    True
+    """
+    q = _check_q(model, q)
+    qd = _check_q(model, qd, "qd")
+    topo = topology(model, "acs")
+    kin = _kinematics(model, topo, q, qd)
+    xn = kin.x[-1]
+    Jc = np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
+    an = Jc[:, -1]
+    N = scipy.linalg.null_space(an[None, :])                  # 3 x m, m = 2
+    C = N.T @ Jc[:, :-1]
+    Delta = kin.At[-1]
+    a0 = tree_accelerations(model, q, qd)
+    Y = np.column_stack([tree_accelerations(model, q, qd, tau=c) - a0 for c in C])   # M^-1 C^T
+    lam = np.linalg.solve(C @ Y, -(C @ a0 + N.T @ Delta))
+    qdd = np.empty(model.n)
+    qdd[:-1] = a0 + Y @ lam
+    qdd[-1] = -an @ (Jc[:, :-1] @ qdd[:-1] + Delta) / (an @ an)
     return qdd
 
 

@@ -541,3 +541,110 @@ def draw_refpoint_model(model, q, *, ax=None, title: str = "", road_z: float | N
 
 
 __all__ += ["refpoint_segments", "draw_refpoint_model"]
+
+
+def loop_segments(model, q) -> list:
+    """(label, start, end) of every rod of a closed loop (length from J = m L^2/12), at q.
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar(); segs = loop_segments(fb, fb.q0)
+    >>> [s[0] for s in segs]
+    ['bar 1', 'bar 2', 'bar 3', 'bar 4']
+    """
+    from . import rcr
+    P = rcr.body_poses(model, q)
+    out = []
+    for b, (x, y, th) in zip(model.bodies, P):
+        L = np.sqrt(12 * float(b.J[0, 0]) / b.mass)
+        e = 0.5 * L * np.array([np.cos(th), np.sin(th)])
+        out.append((b.name, np.array([x, y]) - e, np.array([x, y]) + e))
+    return out
+
+
+def draw_loop(model, q, *, ax=None, title: str = "", labels: bool = True, alpha: float = 1.0):
+    """Draw a planar closed loop at q: rods, revolute joints (circles), prismatic joints (squares),
+    the ground pivots and, for a prismatic joint to the ground, its guide.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar(); ax = draw_loop(fb, fb.q0, title="five-bar")
+    >>> ax.get_title()
+    'five-bar'
+    """
+    import matplotlib.pyplot as plt
+    from . import rcr
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    segs = loop_segments(model, q)
+    for i, (name, a, b) in enumerate(segs):
+        ax.plot(*np.c_[a, b], lw=6 if i % 2 else 4, color=colors[i % len(colors)], alpha=alpha,
+                solid_capstyle="round", label=name if labels else None)
+    P = rcr.body_poses(model, q)
+    T = np.eye(3)
+    for k, jt in enumerate(model.joints):
+        c, s = np.cos(jt.parent_angle), np.sin(jt.parent_angle)
+        if k == 0:
+            Tp = np.eye(3)
+        else:
+            x, y, th = P[k - 1]
+            Tp = np.array([[np.cos(th), -np.sin(th), x], [np.sin(th), np.cos(th), y], [0, 0, 1]])
+        o = Tp[:2, :2] @ jt.parent_point + Tp[:2, 2]
+        if k == model.n - 1:                   # joint to the ground: its ground side
+            o_g = jt.child_point
+            ax.plot(*o_g, marker="^", ms=12, color="0.3", alpha=alpha)
+            if jt.kind == "prismatic":
+                d = np.array([np.cos(jt.child_angle), np.sin(jt.child_angle)])
+                ax.plot(*np.c_[o_g - 1.5 * d, o_g + 1.5 * d], color="0.3", lw=1, ls="--", alpha=alpha)
+        if k == 0:
+            ax.plot(*o, marker="^", ms=12, color="0.3", alpha=alpha)
+        mk = "o" if jt.kind == "revolute" else "s"
+        ax.plot(*o, marker=mk, ms=7, mfc="white", mec="k", alpha=alpha)
+        if labels:
+            ax.annotate(model.names[k], o, xytext=(6, 6), textcoords="offset points", fontsize=9)
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def animate_loop(model, t, Q, *, interval: int = 80, xlim=None, ylim=None):
+    """Animate a closed-loop trajectory (rows of Q at times t); returns (fig, anim).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar(); fig, anim = animate_loop(fb, [0.0], [fb.q0])
+    >>> "<script" in anim.to_jshtml()
+    True
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+    fig, ax = plt.subplots(figsize=(5, 4))
+    pts = np.array([p for qi in Q for s in loop_segments(model, qi) for p in s[1:]])
+    xlim = xlim or (pts[:, 0].min() - 0.3, pts[:, 0].max() + 0.3)
+    ylim = ylim or (pts[:, 1].min() - 0.3, pts[:, 1].max() + 0.3)
+
+    def draw(i):
+        ax.clear()
+        draw_loop(model, Q[i], ax=ax, title=f"{model.name}, t = {t[i]:.2f} s", labels=False)
+        ax.set_xlim(*xlim)
+        ax.set_ylim(*ylim)
+        return []
+
+    anim = FuncAnimation(fig, draw, frames=len(Q), interval=interval, blit=False)
+    return fig, anim
+
+
+__all__ += ["loop_segments", "draw_loop", "animate_loop"]
