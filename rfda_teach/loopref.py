@@ -41,6 +41,7 @@ def _fjoint(jt):
                     parent_frame=jt.parent_angle, child_frame=jt.child_angle, name=jt.name)
 
 
+@lru_cache(maxsize=32)
 def open_chain(model) -> tuple[System, _j.Joint]:
     """The foundation's tree (ground, bodies 1..n-1, joints 1..n-1) and the cut joint n.
 

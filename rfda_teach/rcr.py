@@ -881,30 +881,34 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
     """
     q = _check_q(model, q).copy()
     idx = list(_dep_indices(model, model.dependents if dependents is None else dependents))
-    for _ in range(max_iter):
-        r = closure(model, q)
+
+    def residual(qq):
+        r = closure(model, qq)
         r[0] = (r[0] + np.pi) % (2 * np.pi) - np.pi
+        return r
+
+    r = residual(q)
+    for _ in range(max_iter):
         if np.abs(r).max() < tol:
             return q
         Jd = closure_jacobian(model, q)[:, idx]
         try:
             step = np.linalg.solve(Jd, r)
-            lam, r0 = 1.0, np.linalg.norm(r)
-            while lam > 1e-4:                                   # backtracking keeps Newton from jumping away
-                trial = q.copy()
-                trial[idx] -= lam * step
-                rt = closure(model, trial)
-                rt[0] = (rt[0] + np.pi) % (2 * np.pi) - np.pi
-                if np.linalg.norm(rt) < r0 or r0 < 1e3 * tol:
-                    break
-                lam *= 0.5
-            q = trial
-            if np.abs(step).max() < 1e-15 * (1.0 + np.abs(q[idx]).max()) and np.abs(r).max() < 1e3 * tol:
-                return q
         except np.linalg.LinAlgError as exc:
             raise SingularCoordinateSelectionError(
                 f"loop {model.name!r}: the dependents {tuple(model.names[i] for i in idx)} cannot be solved for "
                 "here (singular closure Jacobian); choose another set") from exc
+        lam, r0 = 1.0, np.linalg.norm(r)
+        while True:                                         # backtracking keeps Newton from jumping away
+            trial = q.copy()
+            trial[idx] -= lam * step
+            rt = residual(trial)
+            if np.linalg.norm(rt) < r0 or r0 < 1e3 * tol or lam < 1e-4:
+                break
+            lam *= 0.5
+        q, r = trial, rt
+        if np.abs(step).max() < 1e-15 * (1.0 + np.abs(q[idx]).max()) and np.abs(r).max() < 1e3 * tol:
+            return q
     raise RFDAError(f"loop {model.name!r}: Newton's method did not close the loop in {max_iter} steps "
                     f"(residual {np.abs(r).max():.1e}); these independent coordinates may admit no assembly: "
                     "start nearer an assembled configuration such as model.q0")
