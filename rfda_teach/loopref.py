@@ -119,7 +119,13 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0) ->
 
 
 class RefResult(NamedTuple):
-    """A reference trajectory: times, coordinates and rates of q1..qn (columns)."""
+    """A reference trajectory: times, coordinates and rates of q1..qn (columns).
+
+    Examples
+    --------
+    >>> RefResult._fields
+    ('t', 'q', 'qd')
+    """
 
     t: np.ndarray
     q: np.ndarray

@@ -61,7 +61,7 @@ from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
-           "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "count_multiplications",
+           "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
            "tree_accelerations", "multiplier_accelerations"]
 
 G0 = 9.81
@@ -71,12 +71,24 @@ _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
 # ----------------------------------------------------------------------------- spatial algebra
 
 def shift_T(r) -> np.ndarray:
-    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6)."""
+    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6).
+
+    Examples
+    --------
+    >>> shift_T([1.0, 0.0]) @ [1.0, 0.0, 0.0]      # turning at 1 rad/s: the point 1 m along x moves up
+    array([1., 0., 1.])
+    """
     return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
 
 
 def spatial_inertia(body: Body | None) -> np.ndarray:
-    """I^k = diag(J, m, m) about the mass centre (§2.1); zero for a phantom body."""
+    """I^k = diag(J, m, m) about the mass centre (§2.1); zero for a phantom body.
+
+    Examples
+    --------
+    >>> spatial_inertia(Body("planar", 2.0, 0.5)).diagonal()
+    array([0.5, 2. , 2. ])
+    """
     if body is None:
         return np.zeros((3, 3))
     return np.diag([float(body.J[0, 0]), body.mass, body.mass])
@@ -363,6 +375,11 @@ class Topology(NamedTuple):
     backwards), ``body[i]`` (Body or None for the phantom); ``branch`` lists the phantom branch from
     the ground out to the phantom (last entry), ``base_branch`` the nodes from the ground to the loop
     base body 0 (empty when 0 = N); ``deps`` the dependent coordinate indices.
+
+    Examples
+    --------
+    >>> topology(five_bar(), "acs").branch
+    (0, 1, 2, 3, 4)
     """
 
     parent: tuple
@@ -974,7 +991,13 @@ def energy(model: LoopMechanism, q, qd) -> float:
 
 class RCRResult(NamedTuple):
     """A simulated trajectory: ``t`` (len N), ``q`` and ``qd`` (N x n, columns q1..qn), the method,
-    the dependent coordinates it used, and the largest loop-closure residual along the way."""
+    the dependent coordinates it used, and the largest loop-closure residual along the way.
+
+    Examples
+    --------
+    >>> RCRResult._fields
+    ('t', 'q', 'qd', 'method', 'dependents', 'closure_max')
+    """
 
     t: np.ndarray
     q: np.ndarray
