@@ -572,12 +572,12 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
             den = a[j] @ Ra
             if den <= tol * (a[j] @ a[j]):
                 names = tuple(model.names[d] for d in topo.deps)
+                hint = "" if names == model.dependents else f" (e.g. dependents={model.dependents})"
                 raise SingularCoordinateSelectionError(
-                    f"loop {model.name!r}: the dependent set {names} is singular: the partial velocity of "
+                    f"loop {model.name!r}: the dependent set {names} is singular here: the partial velocity of "
                     f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
                     f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
-                    "Choose other dependents with method='acs' (e.g. dependents=" 
-                    f"{model.dependents}) or re-root the loop with method='gcl'.")
+                    f"Choose other dependents with method='acs'{hint} or re-root the loop with method='gcl'.")
             Q[j] = 1.0 / den                                            # eq. (34)
             Rn[j] = R
             X[j] = -np.outer(kin.P[i], Q[j] * Ra)                       # eq. (40), R symmetric
