@@ -31,7 +31,8 @@ from .errors import ModelError
 from .models import state_from_joints
 from .system import System
 
-__all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult"]
+__all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
+           "series_tree", "series_dae_accelerations", "series_multiplier_accelerations"]
 
 _TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
 
@@ -285,3 +286,113 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     X = np.empty((n_out, 2 * n))
     X[:, order] = sol.y.T
     return RefResult(sol.t, X[:, :n], X[:, n:])
+
+
+# ----------------------------------------------------------------------------- chains of coupled loops
+
+@lru_cache(maxsize=32)
+def series_tree(series):
+    """The foundation's tree of a :class:`rfda_teach.rcr.LoopSeries` (every loop's open chain, each
+    hung from its base body) and its cut joints as (joint, last body, base body or -1).
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> sys, cuts = series_tree(rcr.loop_series(2))
+    >>> sys.n, [(c[1], c[2]) for c in cuts]
+    (6, [(2, -1), (5, 1)])
+    """
+    parents, bodies, joints, cuts, first = [], [], [], [], []
+    for j, L in enumerate(series.loops):
+        base = -1 if j == 0 else first[series.attach[j - 1][0]] + series.attach[j - 1][1] - 1
+        first.append(len(bodies))
+        for k, (b, jt) in enumerate(zip(L.bodies, L.joints[:-1])):
+            parents.append(base if k == 0 else len(bodies) - 1)
+            bodies.append(b)
+            joints.append(_fjoint(jt))
+        cuts.append((_fjoint(L.joints[-1]), len(bodies) - 1, base))
+    g = tuple(series.loops[0].gravity)
+    return System(tuple(parents), tuple(bodies), tuple(joints), g, name=series.name), tuple(cuts)
+
+
+def _series_state(series, sys, qs, qds):
+    qt = [np.array([v]) for L, q in zip(series.loops, qs) for v in np.asarray(q, float)[:L.n - 1]]
+    qdt = [np.array([v]) for L, qd in zip(series.loops, qds) for v in np.asarray(qd, float)[:L.n - 1]]
+    return state_from_joints(sys, qt, qdt)
+
+
+def _series_rows(sys, cuts, st):
+    rows, gam, drive = [], [], []
+    for cut, k, base in cuts:
+        vk = sys.vel_slices[k]
+        yb = np.zeros(3) if base < 0 else st.y[sys.pos_slices[base]]
+        ydb = np.zeros(3) if base < 0 else st.yd[sys.vel_slices[base]]
+        t = _j.evaluate(cut, "planar", st.y[sys.pos_slices[k]], st.yd[vk], yb, ydb)
+        C = np.zeros((t.Q.shape[0], sys.n_vel))
+        C[:, vk] = t.Q
+        if base >= 0:
+            C[:, sys.vel_slices[base]] += t.G
+        rows.append(C)
+        gam.append(t.gamma)
+        drive.append((t, k, base))
+    return np.vstack(rows), np.concatenate(gam), drive
+
+
+def _series_qdd(series, sys, tr, ydd, drive):
+    qdd_tree = rfda.joint_accelerations(sys, tr, ydd)
+    out, pos = [], 0
+    for L, (t, k, base) in zip(series.loops, drive):
+        acc = t.Q_d @ ydd[sys.vel_slices[k]] - t.gamma_d
+        if base >= 0:
+            acc = acc + t.G_d @ ydd[sys.vel_slices[base]]
+        out.append(np.concatenate([qdd_tree[pos:pos + L.n - 1], acc]))
+        pos += L.n - 1
+    return out
+
+
+def series_dae_accelerations(series, qs, qds) -> list:
+    """Eq. (7) for the whole chain of loops with every cut joint's rows appended, solved densely.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import rcr
+    >>> s = rcr.loop_series(2)
+    >>> [a.shape for a in series_dae_accelerations(s, [l.q0 for l in s.loops], [np.zeros(4)] * 2)]
+    [(4,), (4,)]
+    """
+    sys, cuts = series_tree(series)
+    st = _series_state(series, sys, qs, qds)
+    tr = _s.terms(sys, st)
+    C, g, drive = _series_rows(sys, cuts, st)
+    res = dae.solve(sys, tr, extra=(C, g))
+    return _series_qdd(series, sys, tr, res.ydd, drive)
+
+
+def series_multiplier_accelerations(series, qs, qds) -> list:
+    """The traditional "O(n)" constraint technique in absolute coordinates: the recursive RFDA of the
+    cut tree (module :mod:`rfda_teach.rfda`) for the free motion and once per constraint row with a
+    unit generalized force C_i^T, then the m x m system C Y lam = gamma - C yddot_free:
+    O(n + n m + n m^2 + m^3).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import rcr
+    >>> s = rcr.loop_series(2); qs = [l.q0 for l in s.loops]; qds = [np.zeros(4)] * 2
+    >>> bool(all(np.allclose(a, b) for a, b in zip(series_multiplier_accelerations(s, qs, qds),
+    ...                                             series_dae_accelerations(s, qs, qds))))
+    True
+    """
+    sys, cuts = series_tree(series)
+    st = _series_state(series, sys, qs, qds)
+    tr = _s.terms(sys, st)
+    C, g, drive = _series_rows(sys, cuts, st)
+    free = rfda.solve(sys, tr).ydd
+    Y = np.empty((sys.n_vel, C.shape[0]))
+    for i, c in enumerate(C):
+        tri = tr._replace(f=[f + c[vs] for f, vs in zip(tr.f, sys.vel_slices)])
+        Y[:, i] = rfda.solve(sys, tri).ydd - free
+    lam = np.linalg.solve(C @ Y, g - C @ free)
+    ydd = free + Y @ lam
+    return _series_qdd(series, sys, tr, ydd, drive)

@@ -469,10 +469,11 @@ def _check_q(model, q, what="q") -> np.ndarray:
     return q
 
 
-def _node_frames(model, topo, q):
+def _node_frames(model, topo, q, T0=None):
     T = []
+    T0 = np.eye(3) if T0 is None else T0
     for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
-        Tp = np.eye(3) if p < 0 else T[p]
+        Tp = T0 if p < 0 else T[p]
         T.append(Tp @ _joint_transform(model.joints[k], q[k], s))
     return T
 
@@ -500,18 +501,26 @@ class _Kin(NamedTuple):
     P: list           # P_k^k, eq. (3)
     V: list           # absolute spatial velocity
     At: list          # velocity-product remainder A_t^k, eq. (2)
+    xr: np.ndarray = np.zeros(2)    # the root's reference point (the ground's origin, or a base body's)
+    Atr: np.ndarray = np.zeros(3)   # the root's A_t
+    T: list = ()                    # frames of the nodes (homogeneous 3 x 3)
 
 
-def _kinematics(model, topo, q, u) -> _Kin:
-    """Tree kinematics, eq. (1)-(4): P_k^k, V^k and A_t^k at every node."""
-    T = _node_frames(model, topo, q)
+def _kinematics(model, topo, q, u, root=None) -> _Kin:
+    """Tree kinematics, eq. (1)-(4): P_k^k, V^k and A_t^k at every node.
+
+    ``root`` = (T0, V0, At0) puts the tree's root on a moving base body (frame, spatial velocity and
+    velocity-product remainder); None is the ground.
+    """
+    T0, V0, At0 = (np.eye(3), np.zeros(3), np.zeros(3)) if root is None else root
+    T = _node_frames(model, topo, q, T0)
     x, P, V, At = [], [], [], []
     for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
         jt = model.joints[k]
-        Tp = np.eye(3) if p < 0 else T[p]
+        Tp = T0 if p < 0 else T[p]
         xp = Tp[:2, 2]
-        Vp = np.zeros(3) if p < 0 else V[p]
-        Atp = np.zeros(3) if p < 0 else At[p]
+        Vp = V0 if p < 0 else V[p]
+        Atp = At0 if p < 0 else At[p]
         if s > 0:
             J = Tp @ jt._Fp
         else:   # reversed: the joint frame rides on the (new) parent at the old child's joint point
@@ -531,7 +540,7 @@ def _kinematics(model, topo, q, u) -> _Kin:
         P.append(Pk)
         V.append(ST @ Vp + Pk * u[k])
         At.append(ST @ Atp + zeta)
-    return _Kin(x, P, V, At)
+    return _Kin(x, P, V, At, T0[:2, 2].copy(), np.asarray(At0, float), T)
 
 
 # ----------------------------------------------------------------------------- loop kinematics
@@ -565,7 +574,7 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
     for j in range(len(br) - 1, p, -1):
         i = br[j]
         par = topo.parent[i]
-        xpar = np.zeros(2) if par < 0 else kin.x[par]
+        xpar = kin.xr if par < 0 else kin.x[par]
         a[j] = shift_T(xn - kin.x[i]) @ kin.P[i]
         if dep[j]:
             Ra = R @ a[j]
@@ -611,29 +620,42 @@ def _YZH(topo, kin, lp: _Loop):
 
 # ----------------------------------------------------------------------------- dynamics
 
-def _forces(model, topo, kin):
-    """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, eq. 7)."""
+def _forces(model, topo, kin, extra=None):
+    """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, eq. 7).
+
+    ``extra`` = ({node: I_art}, {node: F_art}) adds the articulated inertia and force of loops based
+    on a node (eq. 47-64): their reaction on the node is I_art A - F_art.
+    """
     I, F = [], []
     for i, b in enumerate(topo.body):
         Ik = spatial_inertia(b)
         Fa = np.zeros(3) if b is None else np.array([0.0, *(b.mass * model.gravity)])
+        Fk = Fa - Ik @ kin.At[i]
+        if extra is not None and i in extra[0]:
+            Ik = Ik + extra[0][i]
+            Fk = Fk + extra[1][i]
         I.append(Ik)
-        F.append(Fa - Ik @ kin.At[i])
+        F.append(Fk)
     return I, F
 
 
-def _solve(model, topo, q, u):
-    """One evaluation of the generalized RCR: returns (qdd, loop data); see the module docstring."""
-    kin = _kinematics(model, topo, q, u)
+def _inward(model, topo, kin, *, moving_root: bool = False, extra=None) -> dict:
+    """Kinematic recursions and the inward (triangularizing) sweep of the generalized RCR.
+
+    Returns the recursive quantities needed by :func:`_forward`.  With ``moving_root`` the loop's
+    base body is the (moving) root of ``kin`` and the result also holds its articulated inertia and
+    force on that body, ``I_art`` and ``F_art``: the loop's whole reaction on its base body is
+    I_art A^0 - F_art (eq. 47-64 with ^N A^{0_i} != 0).
+    """
     lp = _loop_kinematics(model, topo, kin)
     Y, Z, HK = _YZH(topo, kin, lp)
-    I, F = _forces(model, topo, kin)
-    br, n = topo.branch, model.n
+    I, F = _forces(model, topo, kin, extra)
+    br = topo.branch
     nI = len(lp.slots)
     base = topo.base
-    x0 = np.zeros(2) if base < 0 else kin.x[base]
-    xp = np.zeros(2) if lp.p < 0 else kin.x[br[lp.p]]
-    Delta = kin.At[br[-1]] - (0.0 if base < 0 else kin.At[base])       # ^0A_t^n
+    x0 = kin.xr if base < 0 else kin.x[base]
+    xp = kin.xr if lp.p < 0 else kin.x[br[lp.p]]
+    Delta = kin.At[br[-1]] - (kin.Atr if base < 0 else kin.At[base])  # ^0A_t^n
     # -- eq. (86)-(95): constrained inertias of the outboard bodies
     MM = np.zeros((nI, nI)); IMp = np.zeros((nI, 3)); IM0 = np.zeros((nI, 3)); FM = np.zeros(nI)
     Ip = np.zeros((3, 3)); Ip0 = np.zeros((3, 3)); Fp = np.zeros(3)
@@ -648,6 +670,7 @@ def _solve(model, topo, q, u):
         MM += HK[j].T @ Ik @ HK[j]; IMp += HK[j].T @ IY; IM0 += HK[j].T @ IE; FM += HK[j].T @ Ft
         Ip += Y[j].T @ IY; Ip0 += Y[j].T @ IE; Fp += Y[j].T @ Ft          # eq. (53)-(55)
         I0x += E.T @ IE; D += E.T @ IY; F0x += E.T @ Ft                  # eq. (108)-(111)
+    cho = None
     if nI:
         cho = scipy.linalg.cho_factor(MM)                                # M_M of eq. (98)
         Cp, C0, Cf = (scipy.linalg.cho_solve(cho, B) for B in (IMp, IM0, FM))
@@ -658,15 +681,16 @@ def _solve(model, topo, q, u):
     if lp.p >= 0:
         i = br[lp.p]
         Ih[lp.p], Ih0[lp.p], Fh[lp.p] = I[i] + Ip, Ip0, F[i] + Fp
+    Tt = None
     for j in range(lp.p, -1, -1):
         i = br[j]
         P = kin.P[i]
         par = topo.parent[i]
-        ST[j] = shift_T(kin.x[i] - (np.zeros(2) if par < 0 else kin.x[par]))
+        ST[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
         IP = Ih[j] @ P
         Mh[j] = P @ IP                                                   # eq. (64)
         Tt = ST[j].T @ (np.eye(3) - np.outer(IP, P) / Mh[j])             # eq. (63)
-        if base >= 0:                                                    # triangularize the base equation
+        if base >= 0 or moving_root:                                     # triangularize the base equation
             DP = D @ P / Mh[j]
             I0x -= np.outer(DP, P @ Ih0[j]); F0x -= DP * (P @ Fh[j])
             D = (D - np.outer(DP, IP)) @ ST[j]
@@ -675,25 +699,47 @@ def _solve(model, topo, q, u):
             Ih[j - 1] = I[ip] + Tt @ Ih[j] @ ST[j]                       # eq. (61)
             Ih0[j - 1] = Tt @ Ih0[j]                                     # eq. (60)
             Fh[j - 1] = F[ip] + Tt @ Fh[j]                               # eq. (62)
-    qdd = np.zeros(n)
+    st = dict(topo=topo, kin=kin, lp=lp, I=I, F=F, cho=cho, IMp=IMp, IM0=IM0, FM=FM, Ih=Ih, Ih0=Ih0, Fh=Fh,
+              Mh=Mh, ST=ST, I0x=I0x, F0x=F0x, x0=x0, xp=xp, Delta=Delta)
+    if moving_root:                                                      # the loop's reaction on its base
+        if lp.p >= 0:
+            st["I_art"] = Tt @ Ih[0] @ ST[0] + Tt @ Ih0[0] + I0x + D
+            st["F_art"] = Tt @ Fh[0] + F0x
+        else:                                                            # p_i is the base body itself
+            st["I_art"] = I0x + D + Ip0 + Ip
+            st["F_art"] = F0x + Fp
+    return st
+
+
+def _forward(st: dict, A_root) -> tuple:
+    """Forward substitution of the generalized RCR given the root's spatial acceleration A_root.
+
+    Returns (qdd, A) with A[i] the absolute u-explicit acceleration of every tree node.
+    """
+    topo, kin, lp = st["topo"], st["kin"], st["lp"]
+    I, F, Ih, Ih0, Fh, Mh, ST = st["I"], st["F"], st["Ih"], st["Ih0"], st["Fh"], st["Mh"], st["ST"]
+    br, base = topo.branch, topo.base
+    n = len(topo.coord)
+    qdd = np.zeros(max(topo.coord) + 1)
+    Aabs = [None] * n
+    A0 = np.asarray(A_root, float)
     # -- base branch (GCL): eq. (20)-(22) from the base body 0 to the ground, then forward (eq. 12)
-    A0 = np.zeros(3)
     if base >= 0:
         bb = topo.base_branch
         Ib, Fb, Mb, Sb = {}, {}, {}, {}
-        Ib[len(bb) - 1], Fb[len(bb) - 1] = I[base] + I0x, F[base] + F0x
+        Ib[len(bb) - 1], Fb[len(bb) - 1] = I[base] + st["I0x"], F[base] + st["F0x"]
         for j in range(len(bb) - 1, -1, -1):
             i = bb[j]
             P = kin.P[i]
             par = topo.parent[i]
-            Sb[j] = shift_T(kin.x[i] - (np.zeros(2) if par < 0 else kin.x[par]))
+            Sb[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
             IP = Ib[j] @ P
             Mb[j] = P @ IP
             if j > 0:
                 Tt = Sb[j].T @ (np.eye(3) - np.outer(IP, P) / Mb[j])
                 Ib[j - 1] = I[bb[j - 1]] + Tt @ Ib[j] @ Sb[j]
                 Fb[j - 1] = F[bb[j - 1]] + Tt @ Fb[j]
-        A = np.zeros(3)
+        A = A0
         for j in range(len(bb)):
             i = bb[j]
             P = kin.P[i]
@@ -701,9 +747,10 @@ def _solve(model, topo, q, u):
             ud = -(P @ (Ib[j] @ As - Fb[j])) / Mb[j]                      # eq. (12)
             A = As + P * ud
             qdd[topo.coord[i]] = ud
+            Aabs[i] = A
         A0 = A
     # -- forward over the phantom branch independents, eq. (59)
-    A = np.zeros(3)
+    A = np.asarray(A_root, float)
     for j in range(0, lp.p + 1):
         i = br[j]
         P = kin.P[i]
@@ -711,18 +758,21 @@ def _solve(model, topo, q, u):
         ud = -(P @ (Ih[j] @ As + Ih0[j] @ A0 - Fh[j])) / Mh[j]
         A = As + P * ud
         qdd[topo.coord[i]] = ud
+        Aabs[i] = A
     Ap = A
     # -- eq. (99): the outboard independents
+    nI = len(lp.slots)
     uI = np.zeros(nI)
     if nI:
-        uI = -scipy.linalg.cho_solve(cho, IMp @ Ap + IM0 @ A0 - FM)
+        uI = -scipy.linalg.cho_solve(st["cho"], st["IMp"] @ Ap + st["IM0"] @ A0 - st["FM"])
     # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
+    x0, xp, Delta = st["x0"], st["xp"], st["Delta"]
     rel = Ap - shift_T(xp - x0) @ A0
     xn = kin.x[br[-1]]
     for j in range(lp.p + 1, len(br)):
         i = br[j]
         par = topo.parent[i]
-        xpar = np.zeros(2) if par < 0 else kin.x[par]
+        xpar = kin.xr if par < 0 else kin.x[par]
         if j in lp.slots:
             ud = uI[lp.slots.index(j)]
         else:
@@ -733,7 +783,16 @@ def _solve(model, topo, q, u):
             ud = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)
         rel = shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * ud
         qdd[topo.coord[i]] = ud
-    return qdd, (kin, lp)
+        Aabs[i] = rel + shift_T(kin.x[i] - x0) @ A0                     # eq. (103)
+    return qdd, Aabs
+
+
+def _solve(model, topo, q, u):
+    """One evaluation of the generalized RCR: returns (qdd, (kin, loop data)); see the module docstring."""
+    kin = _kinematics(model, topo, q, u)
+    st = _inward(model, topo, kin)
+    qdd, _ = _forward(st, np.zeros(3))
+    return qdd, (kin, st["lp"])
 
 
 # ----------------------------------------------------------------------------- public functions
@@ -1067,3 +1126,96 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
         Q[i], QD[i] = full_state(sol.y[:, i])
     cl = max(float(np.abs(closure(model, qi)).max()) for qi in Q)
     return RCRResult(sol.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
+
+
+# ----------------------------------------------------------------------------- chains of coupled loops
+
+@dataclass(frozen=True, eq=False)
+class LoopSeries:
+    """Loops coupled in a chain: loop 0 is based on the ground, loop j > 0 on body ``attach[j-1][1]``
+    (1-based) of loop ``attach[j-1][0]``.  Each loop's geometry is given in its base body's frame,
+    so each loop closes on its own; the loops are coupled through the base bodies' motion.
+
+    Examples
+    --------
+    >>> s = loop_series(3)
+    >>> len(s.loops), s.attach
+    (3, ((0, 2), (1, 2)))
+    """
+
+    loops: tuple
+    attach: tuple
+    name: str = "loop series"
+
+    def __post_init__(self):
+        if len(self.attach) != len(self.loops) - 1:
+            raise ModelError(f"{self.name!r}: {len(self.loops)} loops need {len(self.loops) - 1} attachments")
+        for j, (i, b) in enumerate(self.attach, start=1):
+            if not 0 <= i < j:
+                raise ModelError(f"{self.name!r}: loop {j} must be based on a body of an earlier loop, got loop {i}")
+            if not 1 <= b <= len(self.loops[i].bodies):
+                raise ModelError(f"{self.name!r}: loop {i} has no body {b}")
+
+
+def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
+    """k crank-rocker four-bars in a chain, each based on the coupler of the one before (m = 3k).
+
+    Examples
+    --------
+    >>> sum(l.n for l in loop_series(2).loops)
+    8
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ModelError(f"loop_series: k = {k!r}; give a positive integer number of loops")
+    loops = tuple(four_bar(gravity=gravity) for _ in range(k))
+    return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
+
+
+def series_accelerations(series: LoopSeries, qs, qds) -> list:
+    """qddot of every loop of a chain of coupled loops, O(n + m).
+
+    Each loop is reduced by the generalized RCR with its base body as the moving root (eq. 47-64):
+    outermost loop first, its reaction I_art A^0 - F_art is added to its base body, which then takes
+    part in the next loop's reduction like any other body; a forward pass from the ground hands each
+    loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = loop_series(2)
+    >>> [a.shape for a in series_accelerations(s, [l.q0 for l in s.loops], [np.zeros(4)] * 2)]
+    [(4,), (4,)]
+    """
+    k = len(series.loops)
+    if len(qs) != k or len(qds) != k:
+        raise ModelError(f"{series.name!r}: give one q and one qd per loop ({k})")
+    topos = [topology(L, "acs") for L in series.loops]
+    kins = []
+    for j, L in enumerate(series.loops):
+        q, qd = _check_q(L, qs[j]), _check_q(L, qds[j], "qd")
+        root = None
+        if j > 0:
+            i, b = series.attach[j - 1]
+            kb = kins[i]
+            root = (kb.T[b - 1], kb.V[b - 1], kb.At[b - 1])
+        kins.append(_kinematics(L, topos[j], q, qd, root))
+    extra = [({}, {}) for _ in range(k)]
+    states = [None] * k
+    for j in range(k - 1, -1, -1):
+        states[j] = _inward(series.loops[j], topos[j], kins[j], moving_root=j > 0, extra=extra[j])
+        if j > 0:
+            i, b = series.attach[j - 1]
+            Id, Fd = extra[i]
+            Id[b - 1] = Id.get(b - 1, 0.0) + states[j]["I_art"]
+            Fd[b - 1] = Fd.get(b - 1, 0.0) + states[j]["F_art"]
+    out, Aabs = [None] * k, [None] * k
+    for j in range(k):
+        A_root = np.zeros(3)
+        if j > 0:
+            i, b = series.attach[j - 1]
+            A_root = Aabs[i][b - 1]
+        out[j], Aabs[j] = _forward(states[j], A_root)
+    return out
+
+
+__all__ += ["LoopSeries", "loop_series", "series_accelerations"]

@@ -178,3 +178,50 @@ def test_bad_input_is_refused_clearly():
     with pytest.raises(ModelError):
         rcr.loop_chain(3)
     assert issubclass(SingularCoordinateSelectionError, RFDAError)
+
+
+def series_state(series, seed):
+    rng = np.random.default_rng(seed)
+    qs = [rcr.solve_dependents(L, L.q0 + rng.uniform(-0.05, 0.05, L.n)) for L in series.loops]
+    qds = [rcr.dependent_velocities(L, q, rng.standard_normal(L.n)) for L, q in zip(series.loops, qs)]
+    return qs, qds
+
+
+@pytest.mark.parametrize("deps", [("q1", "q3", "q4"), ("q2", "q3", "q4"), ("q1", "q2", "q4")])
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 4))
+@settings(max_examples=10, deadline=None)
+def test_chain_of_coupled_loops_matches_dense_dae_and_multipliers(deps, seed, k):
+    """Loops based on a moving body (eq. 47-64) in series, against eq. (7) with every cut joint and
+    against the cut-tree multiplier technique."""
+    f = rcr.four_bar()
+    L = rcr.LoopMechanism("four-bar", f.bodies, f.joints, f.q0, deps)
+    rng = np.random.default_rng(seed)
+    attach = tuple((j - 1, int(rng.integers(1, 4))) for j in range(1, k))
+    series = rcr.LoopSeries((L,) * k, attach)
+    qs, qds = series_state(series, seed)
+    ref = loopref.series_dae_accelerations(series, qs, qds)
+    scale = max(np.abs(r).max() for r in ref)
+    for got in (rcr.series_accelerations(series, qs, qds), loopref.series_multiplier_accelerations(series, qs, qds)):
+        for a, b in zip(got, ref):
+            assert np.allclose(a, b, rtol=1e-9, atol=1e-9 * scale)
+
+
+def test_one_loop_series_is_the_single_loop():
+    s = rcr.loop_series(1)
+    L = s.loops[0]
+    q, qd = consistent_state(L, 4)
+    assert np.allclose(rcr.series_accelerations(s, [q], [qd])[0], rcr.accelerations(L, q, qd), atol=1e-12)
+
+
+def test_series_input_errors():
+    L = rcr.four_bar()
+    with pytest.raises(ModelError, match="attachments"):
+        rcr.LoopSeries((L, L), ())
+    with pytest.raises(ModelError, match="earlier loop"):
+        rcr.LoopSeries((L, L), ((1, 2),))
+    with pytest.raises(ModelError, match="no body"):
+        rcr.LoopSeries((L, L), ((0, 7),))
+    with pytest.raises(ModelError, match="one q and one qd"):
+        rcr.series_accelerations(rcr.loop_series(2), [L.q0], [np.zeros(4)])
+    with pytest.raises(ModelError):
+        rcr.loop_series(0)
