@@ -11,9 +11,16 @@ Columns (median time of one forward-dynamics evaluation at an assembled state wi
               constraint row, then an m x m solve (the traditional "O(n)" technique, §1):
               O(n + n m^2 + m^3), here with m = 2 rows of the cut revolute joint
   dense       eq. (7) in absolute coordinates with the cut joint's rows (loopref), O(n^3)
-Prints log-log slopes over n >= 16.  Not a test: timings depend on the machine.  With one loop, m
-is fixed, so the m-dependence of the multiplier approach does not show here; coupled multi-loop
-chains are not implemented in rcr (single loops only).
+Prints log-log slopes over n >= 16.  With one loop m is fixed, so the m-dependence of the
+multiplier approach does not show in the first table.
+
+The second table grows m with n: chains of k coupled four-bars (rcr.loop_series(k), each based on
+the coupler of the one before; n = 4k coordinates, m = 3k loop constraints, 2k cut-joint rows):
+  rcr         series_accelerations: each loop reduced with its base body as moving root   O(n + m)
+  multiplier  the recursive RFDA of the cut tree once per cut row + an m x m solve (loopref)
+                                                                        O(n + n m + n m^2 + m^3)
+  dense       eq. (7) with all cut rows                                                  O(n^3)
+Not a test: timings depend on the machine.
 """
 
 from __future__ import annotations
@@ -32,9 +39,36 @@ def state(model, seed=0):
     return q, rcr.dependent_velocities(model, q, rng.standard_normal(model.n))
 
 
+def coupled(max_k: int):
+    """Second table: chains of k coupled loops."""
+    ks = [k for k in (1, 2, 4, 8, 16, 32, 64) if k <= max_k]
+    methods = {"rcr": rcr.series_accelerations, "multiplier": loopref.series_multiplier_accelerations,
+               "dense": loopref.series_dae_accelerations}
+    print(f"\nchains of k coupled four-bars\n{'k':>4} {'m':>4} " + " ".join(f"{m:>12}" for m in methods) + "   (ms)")
+    rows = []
+    for k in ks:
+        s = rcr.loop_series(k)
+        rng = np.random.default_rng(k)
+        qs = [rcr.solve_dependents(L, L.q0) for L in s.loops]
+        qds = [rcr.dependent_velocities(L, q, rng.standard_normal(L.n)) for L, q in zip(s.loops, qs)]
+        ref = np.concatenate(methods["dense"](s, qs, qds))
+        dev = {m: np.abs(np.concatenate(f(s, qs, qds)) - ref).max() / np.abs(ref).max() for m, f in methods.items()}
+        row = {"k": k, **{m: time_call(lambda f=f: f(s, qs, qds), min_time=0.2) for m, f in methods.items()}}
+        rows.append(row)
+        print(f"{k:4d} {3 * k:4d} " + " ".join(f"{row[m] * 1e3:12.3f}" for m in methods)
+              + "   max rel. deviation from dense: " + ", ".join(f"{m} {dev[m]:.0e}" for m in ("rcr", "multiplier")),
+              flush=True)
+    big = [r for r in rows if r["k"] >= 4]
+    if len(big) >= 2:
+        print("log-log slope against k (n and m both grow with k), k >= 4:")
+        for m in methods:
+            print(f"  {m:>10}: {loglog_slope([r['k'] for r in big], [r[m] for r in big]):.2f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-n", type=int, default=256)
+    ap.add_argument("--max-k", type=int, default=64)
     args = ap.parse_args(argv)
     ns = [n for n in (4, 8, 16, 32, 64, 128, 256, 512) if n <= args.max_n]
     methods = ("rcr", "acs", "gcl", "multiplier", "dense")
@@ -66,6 +100,7 @@ def main(argv=None):
         last = rows[-1]
         print(f"\nat n = {last['n']}: dense / rcr = {last['dense'] / last['rcr']:.1f}, "
               f"multiplier / rcr = {last['multiplier'] / last['rcr']:.2f}")
+    coupled(args.max_k)
 
 
 if __name__ == "__main__":

@@ -1218,4 +1218,23 @@ def series_accelerations(series: LoopSeries, qs, qds) -> list:
     return out
 
 
-__all__ += ["LoopSeries", "loop_series", "series_accelerations"]
+def series_poses(series: LoopSeries, qs) -> list:
+    """World frames (x, y, theta) of the bodies of every loop of a chain of coupled loops.
+
+    Examples
+    --------
+    >>> s = loop_series(2); P = series_poses(s, [l.q0 for l in s.loops])
+    >>> [p.shape for p in P]
+    [(3, 3), (3, 3)]
+    """
+    frames, out = [], []
+    for j, L in enumerate(series.loops):
+        topo = topology(L, "acs")
+        T0 = None if j == 0 else frames[series.attach[j - 1][0]][series.attach[j - 1][1] - 1]
+        T = _node_frames(L, topo, _check_q(L, qs[j]), T0)
+        frames.append(T)
+        out.append(np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T[:-1]]))
+    return out
+
+
+__all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses"]

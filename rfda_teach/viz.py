@@ -648,3 +648,37 @@ def animate_loop(model, t, Q, *, interval: int = 80, xlim=None, ylim=None):
 
 
 __all__ += ["loop_segments", "draw_loop", "animate_loop"]
+
+
+def draw_series(series, qs, *, ax=None, title: str = ""):
+    """Draw a chain of coupled loops (rcr.LoopSeries) at the loops' coordinates ``qs``; loop j in
+    colour j, its base body marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rfda_teach import rcr
+    >>> s = rcr.loop_series(3); ax = draw_series(s, [l.q0 for l in s.loops], title="three loops")
+    >>> ax.get_title()
+    'three loops'
+    """
+    import matplotlib.pyplot as plt
+    from . import rcr
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for j, (L, P) in enumerate(zip(series.loops, rcr.series_poses(series, qs))):
+        for b, (x, y, th) in zip(L.bodies, P):
+            half = 0.5 * np.sqrt(12 * float(b.J[0, 0]) / b.mass) * np.array([np.cos(th), np.sin(th)])
+            ax.plot(*np.c_[np.array([x, y]) - half, np.array([x, y]) + half], lw=3, color=colors[j % len(colors)],
+                    solid_capstyle="round", label=f"loop {j + 1}" if b is L.bodies[0] else None)
+    ax.plot(0, 0, marker="^", ms=12, color="0.3")
+    ax.set_aspect("equal")
+    ax.legend(fontsize=8)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+__all__ += ["draw_series"]
