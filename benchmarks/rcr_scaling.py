@@ -44,7 +44,8 @@ def coupled(max_k: int):
     ks = [k for k in (1, 2, 4, 8, 16, 32, 64) if k <= max_k]
     methods = {"rcr": rcr.series_accelerations, "multiplier": loopref.series_multiplier_accelerations,
                "dense": loopref.series_dae_accelerations}
-    print(f"\nchains of k coupled four-bars\n{'k':>4} {'m':>4} " + " ".join(f"{m:>12}" for m in methods) + "   (ms)")
+    print(f"\nchains of k coupled four-bars\n{'k':>4} {'m':>4} " + " ".join(f"{m:>12}" for m in methods)
+          + "   (ms)   rcr multiplications")
     rows = []
     for k in ks:
         s = rcr.loop_series(k)
@@ -56,8 +57,8 @@ def coupled(max_k: int):
         row = {"k": k, **{m: time_call(lambda f=f: f(s, qs, qds), min_time=0.2) for m, f in methods.items()}}
         rows.append(row)
         print(f"{k:4d} {3 * k:4d} " + " ".join(f"{row[m] * 1e3:12.3f}" for m in methods)
-              + "   max rel. deviation from dense: " + ", ".join(f"{m} {dev[m]:.0e}" for m in ("rcr", "multiplier")),
-              flush=True)
+              + f"   {rcr.count_multiplications(s):8d}   max rel. deviation from dense: "
+              + ", ".join(f"{m} {dev[m]:.0e}" for m in ("rcr", "multiplier")), flush=True)
     big = [r for r in rows if r["k"] >= 4]
     if len(big) >= 2:
         print("log-log slope against k (n and m both grow with k), k >= 4:")
@@ -72,7 +73,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     ns = [n for n in (4, 8, 16, 32, 64, 128, 256, 512) if n <= args.max_n]
     methods = ("rcr", "acs", "gcl", "multiplier", "dense")
-    rows = []
+    rows, counts = [], []
     print(f"{'n':>5} " + " ".join(f"{m:>12}" for m in methods) + "   (ms)", flush=True)
     for n in ns:
         model = rcr.loop_chain(n)
@@ -87,6 +88,8 @@ def main(argv=None):
         }
         ref = fns["dense"]()
         dev = {m: np.abs(fns[m]() - ref).max() / np.abs(ref).max() for m in methods}
+        counts.append((n, rcr.count_multiplications(model, method="rcr"), rcr.count_multiplications(model, method="gcl"),
+                       5 * n - 3))
         row = {"n": n, **{m: time_call(fns[m], min_time=0.2) for m in methods}}
         rows.append(row)
         print(f"{n:5d} " + " ".join(f"{row[m] * 1e3:12.3f}" for m in methods)
@@ -100,6 +103,14 @@ def main(argv=None):
         last = rows[-1]
         print(f"\nat n = {last['n']}: dense / rcr = {last['dense'] / last['rcr']:.1f}, "
               f"multiplier / rcr = {last['multiplier'] / last['rcr']:.2f}")
+    print("\ncounted scalar multiplications of one evaluation (rcr.count_multiplications) and the dense")
+    print("factorization of eq. (7), N^3/3 for its N x N matrix (analytic, LU):")
+    print(f"{'n':>5} {'rcr':>9} {'gcl':>9} {'dense N^3/3':>13}")
+    for n, c_rcr, c_gcl, N in counts:
+        print(f"{n:5d} {c_rcr:9d} {c_gcl:9d} {N ** 3 // 3:13d}")
+    if len(counts) >= 3:
+        inc = {(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(counts[1:], counts[2:])}
+        print(f"rcr: {sorted(inc)} multiplications per added joint (constant: O(n))")
     coupled(args.max_k)
 
 

@@ -99,6 +99,28 @@ def _rot(a: float) -> np.ndarray:
     return np.array([[c, -s], [s, c]])
 
 
+def _mm(c, A, B):
+    """A @ B, counted in the Tally c (rows x inner x cols multiplications) when c is given."""
+    if c is not None:
+        sa, sb = np.shape(A), np.shape(B)
+        c.add((sa[0] if len(sa) == 2 else 1) * sa[-1] * (sb[1] if len(sb) == 2 else 1))
+    return A @ B
+
+
+def _ou(c, a, b):
+    """np.outer(a, b), counted (len(a) len(b) multiplications)."""
+    if c is not None:
+        c.add(np.size(a) * np.size(b))
+    return np.outer(a, b)
+
+
+def _sc(c, s, A):
+    """s * A for a scalar s (one multiplication per entry; a division counts as one)."""
+    if c is not None:
+        c.add(np.size(A))
+    return s * A
+
+
 # ----------------------------------------------------------------------------- model
 
 @dataclass(frozen=True, eq=False)
@@ -469,12 +491,14 @@ def _check_q(model, q, what="q") -> np.ndarray:
     return q
 
 
-def _node_frames(model, topo, q, T0=None):
+def _node_frames(model, topo, q, T0=None, c=None):
     T = []
     T0 = np.eye(3) if T0 is None else T0
     for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
         Tp = T0 if p < 0 else T[p]
         T.append(Tp @ _joint_transform(model.joints[k], q[k], s))
+        if c is not None:        # three planar rigid transforms composed, 12 multiplications each
+            c.add(3 * 12)
     return T
 
 
@@ -506,14 +530,14 @@ class _Kin(NamedTuple):
     T: list = ()                    # frames of the nodes (homogeneous 3 x 3)
 
 
-def _kinematics(model, topo, q, u, root=None) -> _Kin:
+def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
     """Tree kinematics, eq. (1)-(4): P_k^k, V^k and A_t^k at every node.
 
     ``root`` = (T0, V0, At0) puts the tree's root on a moving base body (frame, spatial velocity and
     velocity-product remainder); None is the ground.
     """
     T0, V0, At0 = (np.eye(3), np.zeros(3), np.zeros(3)) if root is None else root
-    T = _node_frames(model, topo, q, T0)
+    T = _node_frames(model, topo, q, T0, c)
     x, P, V, At = [], [], [], []
     for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
         jt = model.joints[k]
@@ -525,21 +549,27 @@ def _kinematics(model, topo, q, u, root=None) -> _Kin:
             J = Tp @ jt._Fp
         else:   # reversed: the joint frame rides on the (new) parent at the old child's joint point
             J = Tp @ jt._Fc
+        if c is not None:
+            c.add(12)                                                   # joint frame on the parent
         o, e = J[:2, 2], J[:2, 0]
         xk = T[i][:2, 2]
         w = s * u[k]
         if jt.kind == "revolute":
-            Pk = s * np.array([1.0, *(_ROT @ (xk - o))])
+            Pk = s * np.array([1.0, *(_ROT @ (xk - o))])                # z x r: no multiplication
             wk = Vp[0] + w
             zeta = np.array([0.0, *(-Vp[0] ** 2 * (o - xp) - wk ** 2 * (xk - o))])
+            if c is not None:
+                c.add(2 + 4)                                            # two squares, two 2-vectors scaled
         else:
             Pk = s * np.array([0.0, *e])
             zeta = np.array([0.0, *(-Vp[0] ** 2 * (xk - xp) + 2.0 * Vp[0] * w * (_ROT @ e))])
+            if c is not None:
+                c.add(1 + 2 + 2 + 2)                                    # omega^2, 2 omega w, two 2-vectors
         ST = shift_T(xk - xp)
         x.append(xk)
         P.append(Pk)
-        V.append(ST @ Vp + Pk * u[k])
-        At.append(ST @ Atp + zeta)
+        V.append(_mm(c, ST, Vp) + _sc(c, u[k], Pk))
+        At.append(_mm(c, ST, Atp) + zeta)
     return _Kin(x, P, V, At, T0[:2, 2].copy(), np.asarray(At0, float), T)
 
 
@@ -555,7 +585,7 @@ class _Loop(NamedTuple):
     slots: tuple      # branch positions of the outboard independents f_i .. l_i
 
 
-def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
+def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
     """Eq. (33)-(40) and (65)-(77): inward over the loop from the phantom to the terminal body p.
 
     Raises :class:`SingularCoordinateSelectionError` when a dependent's partial velocity at the
@@ -575,11 +605,11 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
         i = br[j]
         par = topo.parent[i]
         xpar = kin.xr if par < 0 else kin.x[par]
-        a[j] = shift_T(xn - kin.x[i]) @ kin.P[i]
+        a[j] = _mm(c, shift_T(xn - kin.x[i]), kin.P[i])
         if dep[j]:
-            Ra = R @ a[j]
-            den = a[j] @ Ra
-            if den <= tol * (a[j] @ a[j]):
+            Ra = _mm(c, R, a[j])
+            den = _mm(c, a[j], Ra)
+            if den <= tol * _mm(c, a[j], a[j]):                         # the regularity check
                 names = tuple(model.names[d] for d in topo.deps)
                 hint = "" if names == model.dependents else f" (e.g. dependents={model.dependents})"
                 raise SingularCoordinateSelectionError(
@@ -587,11 +617,12 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
                     f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
                     f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
                     f"Choose other dependents with method='acs'{hint} or re-root the loop with method='gcl'.")
-            Q[j] = 1.0 / den                                            # eq. (34)
+            Q[j] = _sc(c, 1.0, 1.0 / den)                               # eq. (34)
             Rn[j] = R
-            X[j] = -np.outer(kin.P[i], Q[j] * Ra)                       # eq. (40), R symmetric
-            R = R - np.outer(Ra, Ra) * Q[j]                             # eq. (36)
-            W[j] = shift_T(kin.x[i] - xpar) + X[j] @ shift_T(xn - xpar)  # eq. (39)
+            QRa = _sc(c, Q[j], Ra)
+            X[j] = -_ou(c, kin.P[i], QRa)                               # eq. (40), R symmetric
+            R = R - _ou(c, Ra, QRa)                                     # eq. (36)
+            W[j] = shift_T(kin.x[i] - xpar) + _mm(c, X[j], shift_T(xn - xpar))  # eq. (39)
         else:
             X[j] = np.zeros((3, 3))                                     # eq. (77)
             W[j] = shift_T(kin.x[i] - xpar)                             # eq. (76)
@@ -599,7 +630,7 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9) -> _Loop:
     return _Loop(p, a, Q, Rn, X, W, slots)
 
 
-def _YZH(topo, kin, lp: _Loop):
+def _YZH(topo, kin, lp: _Loop, c=None):
     """Eq. (41)-(44), (78)-(81): ^0V^k = Y^k ^0V^p + Z^k ^0V_t^n + H^k K_i u_i for k outboard of p."""
     br = topo.branch
     nI = len(lp.slots)
@@ -612,15 +643,15 @@ def _YZH(topo, kin, lp: _Loop):
         else:
             for s, jj in enumerate(lp.slots):
                 if jj > j:
-                    GK[:, s] = lp.X[j] @ lp.a[jj]
-        Yp, Zp, Hp = lp.W[j] @ Yp, lp.X[j] + lp.W[j] @ Zp, GK + lp.W[j] @ Hp
+                    GK[:, s] = _mm(c, lp.X[j], lp.a[jj])
+        Yp, Zp, Hp = _mm(c, lp.W[j], Yp), lp.X[j] + _mm(c, lp.W[j], Zp), GK + _mm(c, lp.W[j], Hp)
         Y[j], Z[j], HK[j] = Yp, Zp, Hp
     return Y, Z, HK
 
 
 # ----------------------------------------------------------------------------- dynamics
 
-def _forces(model, topo, kin, extra=None):
+def _forces(model, topo, kin, extra=None, c=None):
     """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, eq. 7).
 
     ``extra`` = ({node: I_art}, {node: F_art}) adds the articulated inertia and force of loops based
@@ -629,8 +660,8 @@ def _forces(model, topo, kin, extra=None):
     I, F = [], []
     for i, b in enumerate(topo.body):
         Ik = spatial_inertia(b)
-        Fa = np.zeros(3) if b is None else np.array([0.0, *(b.mass * model.gravity)])
-        Fk = Fa - Ik @ kin.At[i]
+        Fa = np.zeros(3) if b is None else np.array([0.0, *_sc(c, b.mass, model.gravity)])
+        Fk = Fa - _mm(c, Ik, kin.At[i])
         if extra is not None and i in extra[0]:
             Ik = Ik + extra[0][i]
             Fk = Fk + extra[1][i]
@@ -639,7 +670,7 @@ def _forces(model, topo, kin, extra=None):
     return I, F
 
 
-def _inward(model, topo, kin, *, moving_root: bool = False, extra=None) -> dict:
+def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) -> dict:
     """Kinematic recursions and the inward (triangularizing) sweep of the generalized RCR.
 
     Returns the recursive quantities needed by :func:`_forward`.  With ``moving_root`` the loop's
@@ -647,9 +678,9 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None) -> dict:
     force on that body, ``I_art`` and ``F_art``: the loop's whole reaction on its base body is
     I_art A^0 - F_art (eq. 47-64 with ^N A^{0_i} != 0).
     """
-    lp = _loop_kinematics(model, topo, kin)
-    Y, Z, HK = _YZH(topo, kin, lp)
-    I, F = _forces(model, topo, kin, extra)
+    lp = _loop_kinematics(model, topo, kin, c=c)
+    Y, Z, HK = _YZH(topo, kin, lp, c)
+    I, F = _forces(model, topo, kin, extra, c)
     br = topo.branch
     nI = len(lp.slots)
     base = topo.base
@@ -664,18 +695,21 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None) -> dict:
         i = br[j]
         if topo.body[i] is None:
             continue
-        Ik, Ft = I[i], F[i] - I[i] @ (Z[j] @ Delta)                      # eq. (89)
-        E = shift_T(kin.x[i] - x0) - Y[j] @ shift_T(xp - x0)            # eq. (103)-(107)
-        IY, IE = Ik @ Y[j], Ik @ E
-        MM += HK[j].T @ Ik @ HK[j]; IMp += HK[j].T @ IY; IM0 += HK[j].T @ IE; FM += HK[j].T @ Ft
-        Ip += Y[j].T @ IY; Ip0 += Y[j].T @ IE; Fp += Y[j].T @ Ft          # eq. (53)-(55)
-        I0x += E.T @ IE; D += E.T @ IY; F0x += E.T @ Ft                  # eq. (108)-(111)
+        Ik, Ft = I[i], F[i] - _mm(c, I[i], _mm(c, Z[j], Delta))         # eq. (89)
+        E = shift_T(kin.x[i] - x0) - _mm(c, Y[j], shift_T(xp - x0))     # eq. (103)-(107)
+        IY, IE, IH = _mm(c, Ik, Y[j]), _mm(c, Ik, E), _mm(c, Ik, HK[j])
+        MM += _mm(c, HK[j].T, IH); IMp += _mm(c, HK[j].T, IY); IM0 += _mm(c, HK[j].T, IE)
+        FM += _mm(c, HK[j].T, Ft)
+        Ip += _mm(c, Y[j].T, IY); Ip0 += _mm(c, Y[j].T, IE); Fp += _mm(c, Y[j].T, Ft)  # eq. (53)-(55)
+        I0x += _mm(c, E.T, IE); D += _mm(c, E.T, IY); F0x += _mm(c, E.T, Ft)        # eq. (108)-(111)
     cho = None
     if nI:
         cho = scipy.linalg.cho_factor(MM)                                # M_M of eq. (98)
         Cp, C0, Cf = (scipy.linalg.cho_solve(cho, B) for B in (IMp, IM0, FM))
-        Ip -= IMp.T @ Cp; Ip0 -= IMp.T @ C0; Fp -= IMp.T @ Cf             # eq. (100)-(102)
-        I0x -= IM0.T @ C0; D -= IM0.T @ Cp; F0x -= IM0.T @ Cf
+        if c is not None:                                                # Cholesky + 7 right-hand sides
+            c.add(nI * (nI - 1) * (nI + 1) // 6 + nI * (nI - 1) // 2 + 7 * nI * nI)
+        Ip -= _mm(c, IMp.T, Cp); Ip0 -= _mm(c, IMp.T, C0); Fp -= _mm(c, IMp.T, Cf)   # eq. (100)-(102)
+        I0x -= _mm(c, IM0.T, C0); D -= _mm(c, IM0.T, Cp); F0x -= _mm(c, IM0.T, Cf)
     # -- eq. (60)-(64): inward over the independents 1..p of the phantom branch
     Ih, Ih0, Fh, Mh, ST = {}, {}, {}, {}, {}
     if lp.p >= 0:
@@ -687,31 +721,32 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None) -> dict:
         P = kin.P[i]
         par = topo.parent[i]
         ST[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
-        IP = Ih[j] @ P
-        Mh[j] = P @ IP                                                   # eq. (64)
-        Tt = ST[j].T @ (np.eye(3) - np.outer(IP, P) / Mh[j])             # eq. (63)
+        IP = _mm(c, Ih[j], P)
+        Mh[j] = _mm(c, P, IP)                                            # eq. (64)
+        IPm = _sc(c, 1.0 / Mh[j], IP)
+        Tt = _mm(c, ST[j].T, np.eye(3) - _ou(c, IPm, P))                 # eq. (63)
         if base >= 0 or moving_root:                                     # triangularize the base equation
-            DP = D @ P / Mh[j]
-            I0x -= np.outer(DP, P @ Ih0[j]); F0x -= DP * (P @ Fh[j])
-            D = (D - np.outer(DP, IP)) @ ST[j]
+            DP = _sc(c, 1.0 / Mh[j], _mm(c, D, P))
+            I0x -= _ou(c, DP, _mm(c, P, Ih0[j])); F0x -= _sc(c, _mm(c, P, Fh[j]), DP)
+            D = _mm(c, D - _ou(c, DP, IP), ST[j])
         if j > 0:
             ip = br[j - 1]
-            Ih[j - 1] = I[ip] + Tt @ Ih[j] @ ST[j]                       # eq. (61)
-            Ih0[j - 1] = Tt @ Ih0[j]                                     # eq. (60)
-            Fh[j - 1] = F[ip] + Tt @ Fh[j]                               # eq. (62)
+            Ih[j - 1] = I[ip] + _mm(c, _mm(c, Tt, Ih[j]), ST[j])         # eq. (61)
+            Ih0[j - 1] = _mm(c, Tt, Ih0[j])                              # eq. (60)
+            Fh[j - 1] = F[ip] + _mm(c, Tt, Fh[j])                        # eq. (62)
     st = dict(topo=topo, kin=kin, lp=lp, I=I, F=F, cho=cho, IMp=IMp, IM0=IM0, FM=FM, Ih=Ih, Ih0=Ih0, Fh=Fh,
               Mh=Mh, ST=ST, I0x=I0x, F0x=F0x, x0=x0, xp=xp, Delta=Delta)
     if moving_root:                                                      # the loop's reaction on its base
         if lp.p >= 0:
-            st["I_art"] = Tt @ Ih[0] @ ST[0] + Tt @ Ih0[0] + I0x + D
-            st["F_art"] = Tt @ Fh[0] + F0x
+            st["I_art"] = _mm(c, _mm(c, Tt, Ih[0]), ST[0]) + _mm(c, Tt, Ih0[0]) + I0x + D
+            st["F_art"] = _mm(c, Tt, Fh[0]) + F0x
         else:                                                            # p_i is the base body itself
             st["I_art"] = I0x + D + Ip0 + Ip
             st["F_art"] = F0x + Fp
     return st
 
 
-def _forward(st: dict, A_root) -> tuple:
+def _forward(st: dict, A_root, c=None) -> tuple:
     """Forward substitution of the generalized RCR given the root's spatial acceleration A_root.
 
     Returns (qdd, A) with A[i] the absolute u-explicit acceleration of every tree node.
@@ -733,19 +768,19 @@ def _forward(st: dict, A_root) -> tuple:
             P = kin.P[i]
             par = topo.parent[i]
             Sb[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
-            IP = Ib[j] @ P
-            Mb[j] = P @ IP
+            IP = _mm(c, Ib[j], P)
+            Mb[j] = _mm(c, P, IP)
             if j > 0:
-                Tt = Sb[j].T @ (np.eye(3) - np.outer(IP, P) / Mb[j])
-                Ib[j - 1] = I[bb[j - 1]] + Tt @ Ib[j] @ Sb[j]
-                Fb[j - 1] = F[bb[j - 1]] + Tt @ Fb[j]
+                Tt = _mm(c, Sb[j].T, np.eye(3) - _ou(c, _sc(c, 1.0 / Mb[j], IP), P))
+                Ib[j - 1] = I[bb[j - 1]] + _mm(c, _mm(c, Tt, Ib[j]), Sb[j])
+                Fb[j - 1] = F[bb[j - 1]] + _mm(c, Tt, Fb[j])
         A = A0
         for j in range(len(bb)):
             i = bb[j]
             P = kin.P[i]
-            As = Sb[j] @ A
-            ud = -(P @ (Ib[j] @ As - Fb[j])) / Mb[j]                      # eq. (12)
-            A = As + P * ud
+            As = _mm(c, Sb[j], A)
+            ud = -_sc(c, 1.0 / Mb[j], _mm(c, P, _mm(c, Ib[j], As) - Fb[j]))   # eq. (12)
+            A = As + _sc(c, ud, P)
             qdd[topo.coord[i]] = ud
             Aabs[i] = A
         A0 = A
@@ -754,9 +789,9 @@ def _forward(st: dict, A_root) -> tuple:
     for j in range(0, lp.p + 1):
         i = br[j]
         P = kin.P[i]
-        As = ST[j] @ A
-        ud = -(P @ (Ih[j] @ As + Ih0[j] @ A0 - Fh[j])) / Mh[j]
-        A = As + P * ud
+        As = _mm(c, ST[j], A)
+        ud = -_sc(c, 1.0 / Mh[j], _mm(c, P, _mm(c, Ih[j], As) + _mm(c, Ih0[j], A0) - Fh[j]))  # eq. (59)
+        A = As + _sc(c, ud, P)
         qdd[topo.coord[i]] = ud
         Aabs[i] = A
     Ap = A
@@ -764,10 +799,12 @@ def _forward(st: dict, A_root) -> tuple:
     nI = len(lp.slots)
     uI = np.zeros(nI)
     if nI:
-        uI = -scipy.linalg.cho_solve(st["cho"], st["IMp"] @ Ap + st["IM0"] @ A0 - st["FM"])
+        uI = -scipy.linalg.cho_solve(st["cho"], _mm(c, st["IMp"], Ap) + _mm(c, st["IM0"], A0) - st["FM"])
+        if c is not None:
+            c.add(nI * nI)
     # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
     x0, xp, Delta = st["x0"], st["xp"], st["Delta"]
-    rel = Ap - shift_T(xp - x0) @ A0
+    rel = Ap - _mm(c, shift_T(xp - x0), A0)
     xn = kin.x[br[-1]]
     for j in range(lp.p + 1, len(br)):
         i = br[j]
@@ -776,22 +813,23 @@ def _forward(st: dict, A_root) -> tuple:
         if j in lp.slots:
             ud = uI[lp.slots.index(j)]
         else:
-            c = shift_T(xn - xpar) @ rel + Delta
+            rhs = _mm(c, shift_T(xn - xpar), rel) + Delta
             for s, jj in enumerate(lp.slots):
                 if jj > j:
-                    c = c + lp.a[jj] * uI[s]
-            ud = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)
-        rel = shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * ud
+                    rhs = rhs + _sc(c, uI[s], lp.a[jj])
+            ud = -_sc(c, lp.Q[j], _mm(c, _mm(c, lp.Rn[j], lp.a[j]), rhs))            # eq. (67)
+        rel = _mm(c, shift_T(kin.x[i] - xpar), rel) + _sc(c, ud, kin.P[i])
         qdd[topo.coord[i]] = ud
-        Aabs[i] = rel + shift_T(kin.x[i] - x0) @ A0                     # eq. (103)
+        Aabs[i] = rel + _mm(c, shift_T(kin.x[i] - x0), A0)              # eq. (103)
     return qdd, Aabs
 
 
-def _solve(model, topo, q, u):
-    """One evaluation of the generalized RCR: returns (qdd, (kin, loop data)); see the module docstring."""
-    kin = _kinematics(model, topo, q, u)
-    st = _inward(model, topo, kin)
-    qdd, _ = _forward(st, np.zeros(3))
+def _solve(model, topo, q, u, c=None):
+    """One evaluation of the generalized RCR: returns (qdd, (kin, loop data)); see the module docstring.
+    ``c``: a :class:`rfda_teach.refpoint.Tally` that counts the scalar multiplications."""
+    kin = _kinematics(model, topo, q, u, c=c)
+    st = _inward(model, topo, kin, c=c)
+    qdd, _ = _forward(st, np.zeros(3), c)
     return qdd, (kin, st["lp"])
 
 
@@ -1171,13 +1209,14 @@ def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
     return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
 
 
-def series_accelerations(series: LoopSeries, qs, qds) -> list:
+def series_accelerations(series: LoopSeries, qs, qds, *, tally=None) -> list:
     """qddot of every loop of a chain of coupled loops, O(n + m).
 
     Each loop is reduced by the generalized RCR with its base body as the moving root (eq. 47-64):
     outermost loop first, its reaction I_art A^0 - F_art is added to its base body, which then takes
     part in the next loop's reduction like any other body; a forward pass from the ground hands each
-    loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop.
+    loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop;
+    ``tally`` (a :class:`rfda_teach.refpoint.Tally`) counts the scalar multiplications.
 
     Examples
     --------
@@ -1198,11 +1237,11 @@ def series_accelerations(series: LoopSeries, qs, qds) -> list:
             i, b = series.attach[j - 1]
             kb = kins[i]
             root = (kb.T[b - 1], kb.V[b - 1], kb.At[b - 1])
-        kins.append(_kinematics(L, topos[j], q, qd, root))
+        kins.append(_kinematics(L, topos[j], q, qd, root, c=tally))
     extra = [({}, {}) for _ in range(k)]
     states = [None] * k
     for j in range(k - 1, -1, -1):
-        states[j] = _inward(series.loops[j], topos[j], kins[j], moving_root=j > 0, extra=extra[j])
+        states[j] = _inward(series.loops[j], topos[j], kins[j], moving_root=j > 0, extra=extra[j], c=tally)
         if j > 0:
             i, b = series.attach[j - 1]
             Id, Fd = extra[i]
@@ -1214,7 +1253,7 @@ def series_accelerations(series: LoopSeries, qs, qds) -> list:
         if j > 0:
             i, b = series.attach[j - 1]
             A_root = Aabs[i][b - 1]
-        out[j], Aabs[j] = _forward(states[j], A_root)
+        out[j], Aabs[j] = _forward(states[j], A_root, tally)
     return out
 
 
@@ -1237,4 +1276,28 @@ def series_poses(series: LoopSeries, qs) -> list:
     return out
 
 
-__all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses"]
+def count_multiplications(model, *, method: str = "acs", dependents=None, by_step: bool = False):
+    """Scalar multiplications of one forward-dynamics evaluation, counted as the code performs them.
+
+    Works for a :class:`LoopMechanism` (with ``method``/``dependents``) and for a
+    :class:`LoopSeries`.  Every dense 3 x 3 product counts in full (no use of zeros), divisions count
+    as multiplications, sines and cosines are not counted.  The count does not depend on the state.
+    ``by_step=True`` returns the :class:`rfda_teach.refpoint.Tally` itself.
+
+    Examples
+    --------
+    >>> n8, n9 = (count_multiplications(loop_chain(n), method="rcr") for n in (8, 9))
+    >>> n10 = count_multiplications(loop_chain(10), method="rcr")
+    >>> n10 - n9 == n9 - n8                      # linear in n
+    True
+    """
+    from .refpoint import Tally
+    t = Tally()
+    if isinstance(model, LoopSeries):
+        series_accelerations(model, [L.q0 for L in model.loops], [np.zeros(L.n) for L in model.loops], tally=t)
+    else:
+        _solve(model, topology(model, method, dependents), model.q0, np.zeros(model.n), t)
+    return t if by_step else t.total
+
+
+__all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses", "count_multiplications"]

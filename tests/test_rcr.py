@@ -225,3 +225,18 @@ def test_series_input_errors():
         rcr.series_accelerations(rcr.loop_series(2), [L.q0], [np.zeros(4)])
     with pytest.raises(ModelError):
         rcr.loop_series(0)
+
+
+def test_multiplication_counts_are_linear_and_do_not_change_results():
+    from rfda_teach.refpoint import Tally
+    c = [rcr.count_multiplications(rcr.loop_chain(n), method="rcr") for n in (6, 7, 8, 12)]
+    assert c[1] - c[0] == c[2] - c[1] > 0 and c[3] - c[2] == 4 * (c[1] - c[0])
+    g = [rcr.count_multiplications(rcr.loop_chain(n), method="gcl") for n in (6, 7, 8)]
+    assert g[1] - g[0] == g[2] - g[1] > 0
+    s = [rcr.count_multiplications(rcr.loop_series(k)) for k in (1, 2, 3, 5)]
+    assert s[1] - s[0] == s[2] - s[1] == s[0] and s[3] == 5 * s[0]
+    fb = rcr.five_bar()
+    q, qd = consistent_state(fb, 2)
+    t = Tally()
+    counted = rcr._solve(fb, rcr.topology(fb, "acs"), q, qd, t)[0]
+    assert t.total == rcr.count_multiplications(fb) and np.array_equal(counted, rcr.accelerations(fb, q, qd))
