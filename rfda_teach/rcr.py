@@ -37,6 +37,14 @@ Algorithm (:func:`accelerations`)
 5. triangularization inward (eq. 20-22, 60-64), forward substitution (eq. 12, 59, 99) and the
    dependent accelerations (eq. 67).
 
+Chains of coupled loops (:func:`series_accelerations`)
+-------------------------------------------------------
+A loop may be based on a moving body (eq. 47-64).  Steps 1-5 then run with that body as the
+tree's root; carried inward to it, the whole loop acts on its base body as I_art A^0 - F_art,
+which is added to the body's own inertia and force before the next loop inward is reduced.
+Outermost loop first, then a forward pass from the ground: O(n + m) for a chain of loops.
+:func:`count_multiplications` counts the scalar multiplications of one evaluation.
+
 Examples
 --------
 >>> import numpy as np
