@@ -27,7 +27,6 @@ import numpy as np
 import scipy.integrate
 
 from . import dae, joints as _j, rfda, system as _s
-from .errors import ModelError
 from .models import state_from_joints
 from .system import System
 

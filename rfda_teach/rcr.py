@@ -678,6 +678,46 @@ def _forces(model, topo, kin, extra=None, c=None):
     return I, F
 
 
+def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
+    """Eq. (10), (13), (20)-(22) along a chain of tree nodes (root side first): the recursive
+    inertias and forces, with I_tip, F_tip at the last node and optional joint forces tau.
+    Returns (Ih, Fh, Mh, ST) per chain position."""
+    m = len(nodes)
+    tau = np.zeros(m) if tau is None else tau
+    Ih, Fh, Mh, ST = [None] * m, [None] * m, [0.0] * m, [None] * m
+    Ih[-1], Fh[-1] = I_tip, F_tip
+    for j in range(m - 1, -1, -1):
+        i = nodes[j]
+        P = kin.P[i]
+        par = topo.parent[i]
+        ST[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
+        IP = _mm(c, Ih[j], P)
+        Mh[j] = _mm(c, P, IP)                                            # eq. (13)
+        if j > 0:
+            IPm = _sc(c, 1.0 / Mh[j], IP)
+            T = _mm(c, ST[j].T, np.eye(3) - _ou(c, IPm, P))              # eq. (22)
+            Ih[j - 1] = I[nodes[j - 1]] + _mm(c, _mm(c, T, Ih[j]), ST[j])  # eq. (20)
+            Fh[j - 1] = F[nodes[j - 1]] + _mm(c, T, Fh[j])               # eq. (21)
+            if tau[j]:                                                   # a joint force on the chain
+                Fh[j - 1] = Fh[j - 1] - _mm(c, ST[j].T, _sc(c, tau[j], IPm))
+    return Ih, Fh, Mh, ST
+
+
+def _chain_forward(kin, topo, nodes, Ih, Fh, Mh, ST, A_root, qdd, Aabs, tau=None, c=None):
+    """Eq. (12) and (4) along the chain from the root's acceleration A_root; writes qdd and Aabs and
+    returns the last node's acceleration."""
+    tau = np.zeros(len(nodes)) if tau is None else tau
+    A = A_root
+    for j, i in enumerate(nodes):
+        P = kin.P[i]
+        As = _mm(c, ST[j], A)
+        ud = _sc(c, 1.0 / Mh[j], tau[j] - _mm(c, P, _mm(c, Ih[j], As) - Fh[j]))   # eq. (12)
+        A = As + _sc(c, ud, P)                                           # eq. (4)
+        qdd[topo.coord[i]] = ud
+        Aabs[i] = A
+    return A
+
+
 def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) -> dict:
     """Kinematic recursions and the inward (triangularizing) sweep of the generalized RCR.
 
@@ -744,6 +784,8 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
             Fh[j - 1] = F[ip] + _mm(c, Tt, Fh[j])                        # eq. (62)
     st = dict(topo=topo, kin=kin, lp=lp, I=I, F=F, cho=cho, IMp=IMp, IM0=IM0, FM=FM, Ih=Ih, Ih0=Ih0, Fh=Fh,
               Mh=Mh, ST=ST, I0x=I0x, F0x=F0x, x0=x0, xp=xp, Delta=Delta)
+    if base >= 0:                                 # GCL base branch: eq. (20)-(22) from the base body to N
+        st["base_chain"] = _chain_inward(kin, topo, topo.base_branch, I, F, I[base] + I0x, F[base] + F0x, c=c)
     if moving_root:                                                      # the loop's reaction on its base
         if lp.p >= 0:
             st["I_art"] = _mm(c, _mm(c, Tt, Ih[0]), ST[0]) + _mm(c, Tt, Ih0[0]) + I0x + D
@@ -760,38 +802,15 @@ def _forward(st: dict, A_root, c=None) -> tuple:
     Returns (qdd, A) with A[i] the absolute u-explicit acceleration of every tree node.
     """
     topo, kin, lp = st["topo"], st["kin"], st["lp"]
-    I, F, Ih, Ih0, Fh, Mh, ST = st["I"], st["F"], st["Ih"], st["Ih0"], st["Fh"], st["Mh"], st["ST"]
+    Ih, Ih0, Fh, Mh, ST = st["Ih"], st["Ih0"], st["Fh"], st["Mh"], st["ST"]
     br, base = topo.branch, topo.base
     n = len(topo.coord)
     qdd = np.zeros(max(topo.coord) + 1)
     Aabs = [None] * n
     A0 = np.asarray(A_root, float)
-    # -- base branch (GCL): eq. (20)-(22) from the base body 0 to the ground, then forward (eq. 12)
+    # -- base branch (GCL): forward from the ground to the base body 0 (eq. 12)
     if base >= 0:
-        bb = topo.base_branch
-        Ib, Fb, Mb, Sb = {}, {}, {}, {}
-        Ib[len(bb) - 1], Fb[len(bb) - 1] = I[base] + st["I0x"], F[base] + st["F0x"]
-        for j in range(len(bb) - 1, -1, -1):
-            i = bb[j]
-            P = kin.P[i]
-            par = topo.parent[i]
-            Sb[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
-            IP = _mm(c, Ib[j], P)
-            Mb[j] = _mm(c, P, IP)
-            if j > 0:
-                Tt = _mm(c, Sb[j].T, np.eye(3) - _ou(c, _sc(c, 1.0 / Mb[j], IP), P))
-                Ib[j - 1] = I[bb[j - 1]] + _mm(c, _mm(c, Tt, Ib[j]), Sb[j])
-                Fb[j - 1] = F[bb[j - 1]] + _mm(c, Tt, Fb[j])
-        A = A0
-        for j in range(len(bb)):
-            i = bb[j]
-            P = kin.P[i]
-            As = _mm(c, Sb[j], A)
-            ud = -_sc(c, 1.0 / Mb[j], _mm(c, P, _mm(c, Ib[j], As) - Fb[j]))   # eq. (12)
-            A = As + _sc(c, ud, P)
-            qdd[topo.coord[i]] = ud
-            Aabs[i] = A
-        A0 = A
+        A0 = _chain_forward(kin, topo, topo.base_branch, *st["base_chain"], A0, qdd, Aabs, c=c)
     # -- forward over the phantom branch independents, eq. (59)
     A = np.asarray(A_root, float)
     for j in range(0, lp.p + 1):
@@ -899,26 +918,11 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     tau = np.zeros(nb) if tau is None else np.asarray(tau, float)
     if tau.shape != (nb,):
         raise ModelError(f"loop {model.name!r}: tau needs {nb} entries (one per tree joint), got {tau.shape}")
-    Ih = [I[i].copy() for i in range(nb)]                               # eq. (10)
-    Fh = [F[i].copy() for i in range(nb)]
-    Mh, ST = [0.0] * nb, [None] * nb
-    for k in range(nb - 1, -1, -1):
-        P = kin.P[k]
-        ST[k] = shift_T(kin.x[k] - (np.zeros(2) if k == 0 else kin.x[k - 1]))
-        IP = Ih[k] @ P
-        Mh[k] = P @ IP                                                  # eq. (13)
-        if k > 0:
-            T = ST[k].T @ (np.eye(3) - np.outer(IP, P) / Mh[k])         # eq. (22)
-            Ih[k - 1] = Ih[k - 1] + T @ Ih[k] @ ST[k]                   # eq. (20)
-            Fh[k - 1] = Fh[k - 1] + T @ Fh[k] - ST[k].T @ IP * (tau[k] / Mh[k])  # eq. (21) + joint force
-    qdd = np.zeros(nb)
-    A = np.zeros(3)
-    for k in range(nb):
-        P = kin.P[k]
-        As = ST[k] @ A
-        qdd[k] = (tau[k] - P @ (Ih[k] @ As - Fh[k])) / Mh[k]            # eq. (12) plus the joint force
-        A = As + P * qdd[k]                                             # eq. (4)
-    return qdd
+    nodes = list(range(nb))
+    chain = _chain_inward(kin, topo, nodes, I, F, I[nb - 1], F[nb - 1], tau)     # eq. (10), (20)-(22)
+    qdd = np.zeros(model.n)
+    _chain_forward(kin, topo, nodes, *chain, np.zeros(3), qdd, [None] * model.n, tau)
+    return qdd[:nb]
 
 
 def multiplier_accelerations(model: LoopMechanism, q, qd) -> np.ndarray:
