@@ -7,8 +7,8 @@ Columns (median time of one forward-dynamics evaluation at an assembled state wi
   rcr         generalized RCR, last three coordinates dependent (§3)           expected O(n + m)
   acs         ACS with the dependents spread over the loop (q2, q_{n/2}, q_n) (§4)   O(n + m)
   gcl         the re-rooted tree of Fig. 8a (§5)                                O(n + m)
-  multiplier  cut joint + recursive tree solves for the free motion and one unit force per
-              constraint row, then an m x m solve (the traditional "O(n)" technique, §1):
+  multiplier  cut joint + the recursive RFDA of the cut tree for the free motion and once per
+              constraint row, then an m x m solve (the traditional "O(n)" technique, §1, loopref):
               O(n + n m^2 + m^3), here with m = 2 rows of the cut revolute joint
   dense       eq. (7) in absolute coordinates with the cut joint's rows (loopref), O(n^3)
 Prints log-log slopes over n >= 16.  With one loop m is fixed, so the m-dependence of the
@@ -83,7 +83,7 @@ def main(argv=None):
             "rcr": lambda: rcr.accelerations(model, q, qd, method="rcr", check=False),
             "acs": lambda: rcr.accelerations(model, q, qd, method="acs", dependents=acs, check=False),
             "gcl": lambda: rcr.accelerations(model, q, qd, method="gcl", check=False),
-            "multiplier": lambda: rcr.multiplier_accelerations(model, q, qd),
+            "multiplier": lambda: loopref.multiplier_accelerations(model, q, qd),
             "dense": lambda: loopref.dae_accelerations(model, q, qd),
         }
         ref = fns["dense"]()

@@ -31,7 +31,8 @@ from .models import state_from_joints
 from .system import System
 
 __all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
-           "series_tree", "series_dae_accelerations", "series_multiplier_accelerations"]
+           "series_tree", "series_dae_accelerations", "series_multiplier_accelerations",
+           "multiplier_accelerations"]
 
 _TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
 
@@ -395,3 +396,23 @@ def series_multiplier_accelerations(series, qs, qds) -> list:
     lam = np.linalg.solve(C @ Y, g - C @ free)
     ydd = free + Y @ lam
     return _series_qdd(series, sys, tr, ydd, drive)
+
+
+@lru_cache(maxsize=32)
+def _one_loop(model):
+    from .rcr import LoopSeries
+    return LoopSeries((model,), (), name=model.name)
+
+
+def multiplier_accelerations(model, q, qd) -> np.ndarray:
+    """The cut-joint multiplier technique (:func:`series_multiplier_accelerations`) for one loop.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar()
+    >>> bool(np.allclose(multiplier_accelerations(fb, fb.q0, np.zeros(5)), dae_accelerations(fb, fb.q0, np.zeros(5))))
+    True
+    """
+    return series_multiplier_accelerations(_one_loop(model), [q], [qd])[0]

@@ -70,7 +70,7 @@ from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
-           "tree_accelerations", "multiplier_accelerations"]
+           "tree_accelerations"]
 
 G0 = 9.81
 _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
@@ -923,40 +923,6 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     qdd = np.zeros(model.n)
     _chain_forward(kin, topo, nodes, *chain, np.zeros(3), qdd, [None] * model.n, tau)
     return qdd[:nb]
-
-
-def multiplier_accelerations(model: LoopMechanism, q, qd) -> np.ndarray:
-    """The traditional "O(n)" constraint technique (§1): cut the last joint, solve the open chain
-    recursively (eq. 10-22) for the free motion and for one unit constraint force per constraint
-    row, then solve the m x m system for the multipliers: O(n m + n m^2 + m^3).
-
-    The constraint rows are the closure Jacobian's rows that do not involve the cut joint's own
-    coordinate, C = N^T J[:, :n-1] with N spanning the complement of a_n.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = five_bar()
-    >>> bool(np.allclose(multiplier_accelerations(fb, fb.q0, np.zeros(5)), accelerations(fb, fb.q0, np.zeros(5))))
-    True
-    """
-    q = _check_q(model, q)
-    qd = _check_q(model, qd, "qd")
-    topo = topology(model, "acs")
-    kin = _kinematics(model, topo, q, qd)
-    xn = kin.x[-1]
-    Jc = np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
-    an = Jc[:, -1]
-    N = scipy.linalg.null_space(an[None, :])                  # 3 x m, m = 2
-    C = N.T @ Jc[:, :-1]
-    Delta = kin.At[-1]
-    a0 = tree_accelerations(model, q, qd)
-    Y = np.column_stack([tree_accelerations(model, q, qd, tau=c) - a0 for c in C])   # M^-1 C^T
-    lam = np.linalg.solve(C @ Y, -(C @ a0 + N.T @ Delta))
-    qdd = np.empty(model.n)
-    qdd[:-1] = a0 + Y @ lam
-    qdd[-1] = -an @ (Jc[:, :-1] @ qdd[:-1] + Delta) / (an @ an)
-    return qdd
 
 
 def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
