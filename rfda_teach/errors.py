@@ -39,4 +39,18 @@ class SingularCoordinateSelectionError(RFDAError, ValueError):
 
 class ModelError(RFDAError, ValueError):
     """Bad physical data or state: non-positive mass, inertia not positive
-    definite, NaN/inf, non-unit Euler parameters, wrong shapes."""
+    definite, NaN/inf, non-unit Euler parameters, wrong shapes or types."""
+
+
+class ConstraintViolationError(ModelError):
+    """A state that violates a joint or a loop closure beyond the tolerance.
+
+    The message names the joint (or loop), the residual and the tolerance, and
+    says how to get a consistent state (e.g. ``models.state_from_joints``).
+    Functions that check consistency accept ``check=False`` for inner loops.
+    """
+
+
+class RFDAWarning(UserWarning):
+    """A result was computed but is poorly conditioned (e.g. the Lubich form at
+    extreme mass ratios); the message names the cause and a stable alternative."""

@@ -1,0 +1,246 @@
+"""One small validation layer used by every public function.
+
+Each helper converts a user's argument to the type the algorithms need or
+raises a :class:`~rfda_teach.errors.ModelError` whose message names the
+argument (*what*), the function or model (*where*) and says *what to do*.
+Nothing here knows about dynamics; it only checks numbers, shapes and types.
+
+Examples
+--------
+>>> from rfda_teach import _check
+>>> _check.vector([1, 2, 3], 3, "tau", where="rfda.forward_dynamics")
+array([1., 2., 3.])
+>>> _check.time_span(float("inf"), "t_final", where="simulate.simulate")
+Traceback (most recent call last):
+...
+rfda_teach.errors.ModelError: simulate.simulate: t_final is inf; give a finite end time > 0 in seconds, e.g. t_final=2.0
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from .errors import ModelError, RFDAWarning
+
+__all__ = ["scalar", "time", "time_span", "positive_int", "vector", "matrix", "seed", "choice",
+           "instance", "warn"]
+
+
+def _pre(where: str) -> str:
+    return f"{where}: " if where else ""
+
+
+def scalar(x, what: str, *, where: str = "", positive: bool = False, nonneg: bool = False) -> float:
+    """A finite real number (optionally > 0 or >= 0).
+
+    Examples
+    --------
+    >>> scalar("2.5", "mass")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: mass must be a real number, got '2.5' (str); pass a float such as 1.0
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, np.number)) or \
+            isinstance(x, (complex, np.complexfloating)):
+        if isinstance(x, np.ndarray) and x.shape == () and np.issubdtype(x.dtype, np.number):
+            x = x.item()
+        else:
+            raise ModelError(f"{_pre(where)}{what} must be a real number, got {x!r} ({type(x).__name__}); "
+                             "pass a float such as 1.0")
+    v = float(x)
+    if not np.isfinite(v):
+        raise ModelError(f"{_pre(where)}{what} is {v}; give a finite number")
+    if positive and not v > 0:
+        raise ModelError(f"{_pre(where)}{what} is {v}; it must be > 0")
+    if nonneg and v < 0:
+        raise ModelError(f"{_pre(where)}{what} is {v}; it must be >= 0")
+    return v
+
+
+def time(t, what: str = "t", *, where: str = "") -> float:
+    """A finite time instant (any sign).
+
+    Examples
+    --------
+    >>> time(0)
+    0.0
+    """
+    return scalar(t, what, where=where)
+
+
+def time_span(t_final, what: str = "t_final", *, where: str = "") -> float:
+    """A finite end time > 0, for every ``simulate``.
+
+    Examples
+    --------
+    >>> time_span(-1.0, where="refpoint.simulate")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: refpoint.simulate: t_final is -1.0; give a finite end time > 0 in seconds, e.g. t_final=2.0
+    """
+    try:
+        v = scalar(t_final, what, where=where)
+    except ModelError:
+        v = None
+    if v is None or not v > 0:
+        shown = t_final if v is None or isinstance(t_final, str) else v
+        raise ModelError(f"{_pre(where)}{what} is {shown!r}; give a finite end time > 0 in seconds, "
+                         f"e.g. {what}=2.0") from None
+    return v
+
+
+def positive_int(n, what: str, *, where: str = "", minimum: int = 1) -> int:
+    """An integer >= ``minimum`` (bools and floats refused).
+
+    Examples
+    --------
+    >>> positive_int(0, "n_out")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: n_out is 0; give an integer >= 1
+    """
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)):
+        raise ModelError(f"{_pre(where)}{what} must be an integer, got {n!r} ({type(n).__name__}); "
+                         f"give an integer >= {minimum}")
+    n = int(n)
+    if n < minimum:
+        raise ModelError(f"{_pre(where)}{what} is {n}; give an integer >= {minimum}")
+    return n
+
+
+def _array(x, what: str, where: str) -> np.ndarray:
+    if x is None or isinstance(x, (str, bytes, dict, set)):
+        raise ModelError(f"{_pre(where)}{what} must be an array of numbers, got {x!r}")
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{_pre(where)}{what} must be an array of real numbers, got {x!r}") from exc
+    return a
+
+
+def _finite(a: np.ndarray, what: str, where: str) -> np.ndarray:
+    bad = ~np.isfinite(a)
+    if bad.any():
+        idx = np.unravel_index(int(np.argmax(bad)), a.shape)
+        pos = idx[0] if len(idx) == 1 else idx
+        raise ModelError(f"{_pre(where)}{what}[{pos}] is {a[idx]}; every entry must be a finite number")
+    return a
+
+
+def vector(x, n: int | None, what: str, *, where: str = "", hint: str = "") -> np.ndarray:
+    """A finite float vector of length ``n`` (any length when ``n`` is None); a scalar is refused.
+
+    Examples
+    --------
+    >>> vector([1.0, float("nan")], 2, "tau")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: tau[1] is nan; every entry must be a finite number
+    """
+    a = _array(x, what, where)
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        need = f"({n},)" if n is not None else "a 1-D array"
+        raise ModelError(f"{_pre(where)}{what} has shape {a.shape}; it must be {need}"
+                         + (f" ({hint})" if hint else ""))
+    return _finite(a, what, where)
+
+
+def matrix(x, shape, what: str, *, where: str = "", symmetric: bool = False,
+           orthogonal: bool = False, tol: float = 1e-9) -> np.ndarray:
+    """A finite float matrix of ``shape`` (an entry None matches any size).
+
+    Examples
+    --------
+    >>> matrix([[1, 0], [0, 1]], (2, 2), "R", orthogonal=True)
+    array([[1., 0.],
+           [0., 1.]])
+    >>> matrix([[1, 2], [0, 1]], (2, 2), "J", symmetric=True)
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: J is not symmetric (|J - J^T| = 2); give a symmetric matrix
+    """
+    a = _array(x, what, where)
+    if a.ndim != len(shape) or any(s is not None and s != d for s, d in zip(shape, a.shape)):
+        want = "x".join("n" if s is None else str(s) for s in shape)
+        raise ModelError(f"{_pre(where)}{what} has shape {a.shape}; it must be {want}")
+    _finite(a, what, where)
+    if symmetric:
+        err = float(np.max(np.abs(a - a.T))) if a.size else 0.0
+        if err > tol * max(1.0, float(np.max(np.abs(a)))):
+            raise ModelError(f"{_pre(where)}{what} is not symmetric (|{what} - {what}^T| = {err:.3g}); "
+                             "give a symmetric matrix")
+    if orthogonal:
+        err = float(np.max(np.abs(a.T @ a - np.eye(a.shape[0]))))
+        if err > 1e-6 or np.linalg.det(a) < 0:
+            raise ModelError(f"{_pre(where)}{what} is not a rotation matrix (|R^T R - I| = {err:.3g}, "
+                             f"det = {np.linalg.det(a):.3g}); give an orthonormal matrix with det +1")
+    return a
+
+
+def seed(s, what: str = "seed", *, where: str = ""):
+    """None, a non-negative int or a numpy Generator, as ``numpy.random.default_rng`` accepts.
+
+    Examples
+    --------
+    >>> seed(-1)
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: seed is -1; give None, an integer >= 0 or a numpy.random.Generator
+    """
+    if s is None or isinstance(s, np.random.Generator):
+        return s
+    if isinstance(s, (bool, np.bool_)) or not isinstance(s, (numbers.Integral, np.integer)) or s < 0:
+        raise ModelError(f"{_pre(where)}{what} is {s!r}; give None, an integer >= 0 or a numpy.random.Generator")
+    return int(s)
+
+
+def choice(x, options, what: str, *, where: str = ""):
+    """One of a fixed set of options (strings compared exactly).
+
+    Examples
+    --------
+    >>> choice("joint", ("centroid", "joint", "origin"), "point")
+    'joint'
+    """
+    try:
+        ok = x in options
+    except TypeError:
+        ok = False
+    if not ok or isinstance(x, (bool, np.bool_)):
+        raise ModelError(f"{_pre(where)}{what}={x!r} is not known; use one of {tuple(options)}")
+    return x
+
+
+def instance(x, cls, what: str, *, where: str = "", hint: str = ""):
+    """``x`` itself when it is a ``cls`` (a class or tuple of classes), else a ModelError.
+
+    Examples
+    --------
+    >>> instance(3, str, "name")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: name must be a str, got int
+    """
+    if not isinstance(x, cls):
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise ModelError(f"{_pre(where)}{what} must be a {names}, got {type(x).__name__}"
+                         + (f"; {hint}" if hint else ""))
+    return x
+
+
+def warn(message: str, *, stacklevel: int = 3) -> None:
+    """Issue an :class:`~rfda_teach.errors.RFDAWarning` (a result computed but poorly conditioned).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn("M_hat_3 has condition number 1e14")
+    >>> w[0].category.__name__
+    'RFDAWarning'
+    """
+    warnings.warn(message, RFDAWarning, stacklevel=stacklevel)
