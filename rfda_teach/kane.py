@@ -40,19 +40,44 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.linalg import cho_factor, cho_solve
 
+from . import _check
 from .bodies import skew
 from .errors import ModelError, RFDAError, TopologyError
 from .tree import Topology
 
 __all__ = ["KaneSystem", "BodyState", "eight_body", "EIGHT_BODY_L", "relative_rotation", "E_hat",
            "kinematics", "mass_matrix_and_forcing", "body_states", "simulate", "euler_norm_drift",
-           "state_derivative", "momentum", "kinetic_energy", "energy", "reduced_dynamics", "EULER_GAIN"]
+           "state_derivative", "momentum", "kinetic_energy", "energy", "reduced_dynamics", "EULER_GAIN",
+           "EULER_TOL"]
 
 #: body-connection array of the notes' eight-body example: L(K) for K = 1..8 (0 = inertial frame)
 EIGHT_BODY_L = (0, 1, 2, 1, 2, 1, 1, 7)
 
 #: gain (1/s) of the Euler-parameter norm stabilisation in the kinematical equations
 EULER_GAIN = 10.0
+
+#: largest accepted | |eps_K| - 1 | of a state's Euler parameters (every public function checks it)
+EULER_TOL = 1e-6
+
+#: relative tolerance of the triangle inequality J1 + J2 >= J3 of principal moments of inertia
+INERTIA_TOL = 1e-6
+
+
+def _inertia(J, what: str, *, where: str) -> np.ndarray:
+    """A central inertia matrix: finite, symmetric, positive definite, and its principal moments
+    obey the triangle inequality J1 + J2 >= J3 (relative tolerance :data:`INERTIA_TOL`) that every
+    real mass distribution satisfies."""
+    J = _check.matrix(J, (3, 3), what, where=where, symmetric=True)
+    lam = np.linalg.eigvalsh(0.5 * (J + J.T))
+    shown = np.array2string(lam, precision=6)
+    if not lam[0] > 0:
+        raise ModelError(f"{where}: {what} is not positive definite (principal moments {shown}); give a "
+                         "symmetric positive definite inertia matrix (kg m^2)")
+    if lam[0] + lam[1] < lam[2] * (1 - INERTIA_TOL):
+        raise ModelError(f"{where}: {what} has principal moments {shown}, which violate the triangle "
+                         f"inequality J1 + J2 >= J3 ({lam[0] + lam[1]:.6g} < {lam[2]:.6g}); no rigid body has "
+                         "this inertia: check the units, the axes and the parallel-axis shift")
+    return J
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +103,12 @@ class KaneSystem:
     topology: Topology = field(init=False, repr=False)
 
     def __post_init__(self):
-        L = tuple(int(v) for v in self.L)
+        where = "kane.KaneSystem"
+        if self.L is None or isinstance(self.L, (str, bytes, dict, set)) or np.ndim(self.L) != 1:
+            raise ModelError(f"{where}: L must be a sequence of integers (the body-connection array L(K), "
+                             f"K = 1..N), got {self.L!r}; e.g. L=(0, 1, 2, 1)")
+        L = tuple(_check.positive_int(v, f"L[{K}] (lower body of body {K + 1})", where=where, minimum=0)
+                  for K, v in enumerate(self.L))
         N = len(L)
         if N == 0 or L[0] != 0:
             raise TopologyError("body 1 must be the reference body: L(1) = 0 (the inertial frame)")
@@ -89,29 +119,27 @@ class KaneSystem:
                 raise TopologyError(f"body {K} has lower body {J} >= {K}; number the bodies from the reference "
                                     "body outward so that a lower body has a lower number (the notes' convention)")
         topo = Topology.from_parents([J - 1 for J in L])
-        mass = np.asarray(self.mass, float).reshape(-1)
-        inertia = np.asarray(self.inertia, float)
-        q, r = np.asarray(self.q, float), np.asarray(self.r, float)
-        if mass.shape != (N,) or inertia.shape != (N, 3, 3) or q.shape != (N, 3) or r.shape != (N, 3):
-            raise ModelError(f"Kane system of {N} bodies needs mass (N,), inertia (N,3,3), q (N,3), r (N,3); got "
-                             f"{mass.shape}, {inertia.shape}, {q.shape}, {r.shape}")
+        mass = _check.vector(self.mass, N, "mass", where=where, hint=f"one mass per body, {N} bodies")
         for K in range(N):
             if not mass[K] > 0:
-                raise ModelError(f"body {K + 1}: mass {mass[K]} is not positive; give every body a mass > 0")
-            I = inertia[K]
-            if not np.allclose(I, I.T) or np.linalg.eigvalsh(I).min() <= 0:
-                raise ModelError(f"body {K + 1}: inertia matrix is not symmetric positive definite")
-        g = np.asarray(self.gravity, float)
-        x0, y0 = np.asarray(self.x0, float), np.asarray(self.y0, float)
-        for name, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g)):
-            if not np.all(np.isfinite(v)):
-                raise ModelError(f"Kane system: {name} contains NaN or inf")
-        for k, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g),
-                     ("x0", x0), ("y0", y0)):
+                raise ModelError(f"{where}: body {K + 1}: mass {mass[K]} is not positive; give every body a mass > 0")
+        inertia = _check.matrix(self.inertia, (N, 3, 3), "inertia", where=where)
+        for K in range(N):
+            _inertia(inertia[K], f"inertia[{K}] (body {K + 1})", where=where)
+        q = _check.matrix(self.q, (N, 3), "q", where=where)
+        r = _check.matrix(self.r, (N, 3), "r", where=where)
+        if np.any(q[0] != 0):
+            raise ModelError(f"{where}: q[0] = q'_1 = {q[0]} must be zero (body 1 hangs from the inertial "
+                             "frame: O_1 is placed by s'_1 alone); put the offset into s'_1 of x0")
+        g = _check.vector(self.gravity, 3, "gravity", where=where, hint="inertial components, e.g. (0, 0, -9.81)")
+        _check.instance(self.name, str, "name", where=where)
+        for k, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g)):
             object.__setattr__(self, k, v)
         object.__setattr__(self, "L", L)
         object.__setattr__(self, "topology", topo)
-        _check_state(self, x0, y0)
+        x0, y0 = _state(self, self.x0, self.y0, where, names=("x0", "y0"))
+        object.__setattr__(self, "x0", x0)
+        object.__setattr__(self, "y0", y0)
 
     @property
     def N(self) -> int:
@@ -119,23 +147,33 @@ class KaneSystem:
         return len(self.L)
 
 
-def _check_state(system: KaneSystem, x, y, tol: float = 1e-6):
+def _system(system, where: str) -> KaneSystem:
+    return _check.instance(system, KaneSystem, "system", where=where,
+                           hint="build one with kane.KaneSystem(...) or kane.eight_body()")
+
+
+def _state(system: KaneSystem, x, y, where: str, *, names=("x", "y")):
+    """x (7N, unit Euler parameters within :data:`EULER_TOL`) and y (6N), finite."""
+    _system(system, where)
     N = system.N
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if x.shape != (7 * N,):
-        raise ModelError(f"x has shape {x.shape}; {N} bodies need 7N = {7 * N} coordinates [eps (4N); s' (3N)]")
-    if y.shape != (6 * N,):
-        raise ModelError(f"y has shape {y.shape}; {N} bodies need 6N = {6 * N} speeds [omega' (3N); s'dot (3N)]")
-    for name, v in (("x", x), ("y", y)):
-        if not np.all(np.isfinite(v)):
-            i = int(np.argmax(~np.isfinite(v)))
-            raise ModelError(f"{name}[{i}] is {v[i]}; the state must be finite")
+    nx, ny = names
+    x = _check.vector(x, 7 * N, nx, where=where,
+                      hint=f"{N} bodies need 7N = {7 * N} coordinates [eps (4N); s' (3N)]")
+    y = _check.vector(y, 6 * N, ny, where=where,
+                      hint=f"{N} bodies need 6N = {6 * N} speeds [omega' (3N); s'dot (3N)]")
     for K in range(N):
         n = np.linalg.norm(x[4 * K:4 * K + 4])
-        if abs(n - 1.0) > tol:
-            raise ModelError(f"body {K + 1}: Euler parameters have norm {n:.8f}, not 1 (tolerance {tol}); "
-                             "normalise them")
+        if n == 0:
+            raise ModelError(f"{where}: body {K + 1}: Euler parameters {nx}[{4 * K}:{4 * K + 4}] are all zero; "
+                             "give unit Euler parameters, e.g. (0, 0, 0, 1) for no relative rotation")
+        if abs(n - 1.0) > EULER_TOL:
+            raise ModelError(f"{where}: body {K + 1}: Euler parameters have norm {n:.8f}, not 1 "
+                             f"({nx}[{4 * K}:{4 * K + 4}], tolerance {EULER_TOL}); divide them by their norm")
     return x, y
+
+
+def _eps(eps, where: str) -> np.ndarray:
+    return _check.vector(eps, 4, "eps", where=where, hint="Euler parameters (e1, e2, e3, e4), e4 the scalar part")
 
 
 def relative_rotation(eps: np.ndarray) -> np.ndarray:
@@ -150,6 +188,15 @@ def relative_rotation(eps: np.ndarray) -> np.ndarray:
            [-0.4794,  0.8776,  0.    ],
            [ 0.    ,  0.    ,  1.    ]])
     """
+    eps = _eps(eps, "kane.relative_rotation")
+    n = np.linalg.norm(eps)
+    if abs(n - 1.0) > EULER_TOL:
+        raise ModelError(f"kane.relative_rotation: eps has norm {n:.8f}, not 1 (tolerance {EULER_TOL}); eq. (4) "
+                         "is a rotation only for unit Euler parameters: divide eps by its norm")
+    return _relative_rotation(eps)
+
+
+def _relative_rotation(eps: np.ndarray) -> np.ndarray:
     e1, e2, e3, e4 = eps
     return np.array([
         [e1 * e1 - e2 * e2 - e3 * e3 + e4 * e4, 2 * (e1 * e2 + e3 * e4), 2 * (e1 * e3 - e2 * e4)],
@@ -169,6 +216,10 @@ def E_hat(eps: np.ndarray) -> np.ndarray:
            [-0.,  0.,  1.],
            [-0., -0., -0.]])
     """
+    return _E_hat(_eps(eps, "kane.E_hat"))
+
+
+def _E_hat(eps: np.ndarray) -> np.ndarray:
     e1, e2, e3, e4 = eps
     return np.array([[e4, -e3, e2], [e3, e4, -e1], [-e2, e1, e4], [-e1, -e2, -e3]])
 
@@ -218,7 +269,11 @@ def kinematics(system: KaneSystem, x, y) -> Kinematics:
     >>> sorted(k.W[7])                    # body 8: blocks of bodies 1, 7, 8 (eq. 14 for the example)
     [0, 6, 7]
     """
-    x, y = _check_state(system, x, y)
+    x, y = _state(system, x, y, "kane.kinematics")
+    return _kinematics(system, x, y)
+
+
+def _kinematics(system: KaneSystem, x: np.ndarray, y: np.ndarray) -> Kinematics:
     N = system.N
     eye = np.eye(3)
     out = Kinematics(*[[None] * N for _ in range(11)])
@@ -227,7 +282,7 @@ def kinematics(system: KaneSystem, x, y) -> Kinematics:
         j = system.L[k] - 1
         eps = x[4 * k:4 * k + 4] / np.linalg.norm(x[4 * k:4 * k + 4])
         s, sdot, w_hat = x[4 * N + 3 * k:4 * N + 3 * k + 3], y[3 * N + 3 * k:3 * N + 3 * k + 3], y[3 * k:3 * k + 3]
-        Rr = relative_rotation(eps)                                            # eq. (4)
+        Rr = _relative_rotation(eps)                                           # eq. (4)
         out.R_rel[k] = Rr
         out.R[k] = Rr @ (eye if j < 0 else out.R[j])                          # eq. (3), (5)
         Wj = {} if j < 0 else out.W[j]
@@ -265,8 +320,8 @@ def kinematics(system: KaneSystem, x, y) -> Kinematics:
 def mass_matrix_and_forcing(system: KaneSystem, x, y, *, forces=None, moments=None):
     """[A] of eq. (40) and {f} of eq. (41) at the state (x, y): [A] ydot = {f} (eq. 39).
 
-    ``forces`` / ``moments`` are optional (N, 3) arrays of extra forces at the mass
-    centres and moments, in inertial components; gravity is always included.
+    ``forces`` / ``moments`` are optional (N, 3) arrays (or flat 3N vectors) of extra forces at
+    the mass centres and moments, in inertial components, finite; gravity is always included.
 
     Examples
     --------
@@ -277,13 +332,33 @@ def mass_matrix_and_forcing(system: KaneSystem, x, y, *, forces=None, moments=No
     >>> bool(np.linalg.eigvalsh(A).min() > 0)
     True
     """
-    x, y = _check_state(system, x, y)
+    where = "kane.mass_matrix_and_forcing"
+    x, y = _state(system, x, y, where)
+    F_ext = _loads(forces, system.N, "forces", where)
+    M_ext = _loads(moments, system.N, "moments", where)
+    return _mass_matrix_and_forcing(system, x, y, F_ext, M_ext)
+
+
+def _loads(v, N: int, what: str, where: str):
+    """None or N vectors of 3 (an (N, 3) array or a flat 3N vector), finite."""
+    if v is None:
+        return None
+    hint = f"one 3-vector per body in inertial components: ({N}, 3) or ({3 * N},)"
+    if np.ndim(v) == 1:
+        return _check.vector(v, 3 * N, what, where=where, hint=hint).reshape(N, 3)
+    try:
+        return _check.matrix(v, (N, 3), what, where=where)
+    except ModelError as exc:
+        raise ModelError(f"{exc}; give {hint}") from None
+
+
+def _mass_matrix_and_forcing(system: KaneSystem, x, y, F_ext=None, M_ext=None):
     N = system.N
-    kin = kinematics(system, x, y)
+    kin = _kinematics(system, x, y)
     A = np.zeros((6 * N, 6 * N))
     f = np.zeros(6 * N)
-    F_ext = np.zeros((N, 3)) if forces is None else np.asarray(forces, float).reshape(N, 3)
-    M_ext = np.zeros((N, 3)) if moments is None else np.asarray(moments, float).reshape(N, 3)
+    F_ext = np.zeros((N, 3)) if F_ext is None else F_ext
+    M_ext = np.zeros((N, 3)) if M_ext is None else M_ext
     for k in range(N):
         m, I = system.mass[k], system.inertia[k]
         R, VG, W, w, vG = kin.R[k], kin.VG[k], kin.W[k], kin.omega[k], kin.vG[k]
@@ -324,7 +399,12 @@ def body_states(system: KaneSystem, x, y) -> list:
     >>> len(b), b[0].mass
     (8, 10.0)
     """
-    kin = kinematics(system, x, y)
+    x, y = _state(system, x, y, "kane.body_states")
+    return _body_states(system, x, y)
+
+
+def _body_states(system: KaneSystem, x, y) -> list:
+    kin = _kinematics(system, x, y)
     out = []
     for k in range(system.N):
         RT = kin.R[k].T
@@ -343,8 +423,9 @@ def momentum(system: KaneSystem, x, y):
     >>> P.shape, H.shape
     ((3,), (3,))
     """
+    x, y = _state(system, x, y, "kane.momentum")
     P, H = np.zeros(3), np.zeros(3)
-    for b in body_states(system, x, y):
+    for b in _body_states(system, x, y):
         P += b.mass * b.velocity
         H += np.cross(b.position, b.mass * b.velocity) + b.inertia @ b.omega
     return P, H
@@ -361,8 +442,13 @@ def kinetic_energy(system: KaneSystem, x, y) -> float:
     >>> bool(np.isclose(kinetic_energy(sys, sys.x0, sys.y0), 0.5 * sys.y0 @ A @ sys.y0))
     True
     """
+    x, y = _state(system, x, y, "kane.kinetic_energy")
+    return _kinetic_energy(_body_states(system, x, y))
+
+
+def _kinetic_energy(bodies) -> float:
     return float(sum(0.5 * b.mass * b.velocity @ b.velocity + 0.5 * b.omega @ b.inertia @ b.omega
-                     for b in body_states(system, x, y)))
+                     for b in bodies))
 
 
 def energy(system: KaneSystem, x, y) -> float:
@@ -374,18 +460,22 @@ def energy(system: KaneSystem, x, y) -> float:
     >>> energy(sys, sys.x0, sys.y0) > kinetic_energy(sys, sys.x0, sys.y0)     # bodies above z = 0
     True
     """
-    V = -sum(b.mass * system.gravity @ b.position for b in body_states(system, x, y))
-    return kinetic_energy(system, x, y) + float(V)
+    x, y = _state(system, x, y, "kane.energy")
+    bodies = _body_states(system, x, y)
+    V = -sum(b.mass * system.gravity @ b.position for b in bodies)
+    return _kinetic_energy(bodies) + float(V)
 
 
-def state_derivative(system: KaneSystem, x, y, *, speeds=None):
+def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = True):
     """(xdot, ydot): eq. (42)-(43) with norm stabilisation, and ydot from eq. (39).
 
     The kinematical equation of each body's Euler parameters is
     eps_dot = 1/2 [E_hat']^T omega_hat' + (k/2)(1 - |eps|^2) eps (k = :data:`EULER_GAIN`):
     the added term vanishes on |eps| = 1 and drives |eps|^2 - 1 to zero at rate k
     (constraint stabilisation).  ``speeds`` restricts the motion to a subset of the 6N speeds
-    (see :func:`reduced_dynamics`).
+    (see :func:`reduced_dynamics`).  With ``check`` (the default) the state is checked first
+    (shapes, finite, unit Euler parameters within :data:`EULER_TOL`); :func:`simulate`'s
+    right-hand side passes ``check=False``.
 
     Examples
     --------
@@ -394,29 +484,47 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None):
     >>> xd.shape, yd.shape
     ((56,), (48,))
     """
+    if check:
+        where = "kane.state_derivative"
+        x, y = _state(system, x, y, where)
+        if speeds is not None:
+            speeds = _speeds(speeds, system.N, where)
     N = system.N
     xdot = np.zeros(7 * N)
     for k in range(N):
         eps = x[4 * k:4 * k + 4]
-        xdot[4 * k:4 * k + 4] = 0.5 * E_hat(eps) @ y[3 * k:3 * k + 3] + 0.5 * EULER_GAIN * (1 - eps @ eps) * eps
+        xdot[4 * k:4 * k + 4] = 0.5 * _E_hat(eps) @ y[3 * k:3 * k + 3] + 0.5 * EULER_GAIN * (1 - eps @ eps) * eps
     xdot[4 * N:] = y[3 * N:]                                                      # eq. (43)
     xn = x.copy()
     for k in range(N):
         xn[4 * k:4 * k + 4] /= np.linalg.norm(x[4 * k:4 * k + 4])
     if speeds is None:
-        A, f = mass_matrix_and_forcing(system, xn, y)
+        A, f = _mass_matrix_and_forcing(system, xn, y)
         ydot = _solve_spd(A, f)
     else:
-        ydot = reduced_dynamics(system, xn, y, speeds)
+        ydot = _reduced(system, xn, y, speeds, "kane.state_derivative")
     return xdot, ydot
 
 
 def _solve_spd(A, f):
     try:
         return cho_solve(cho_factor(A), f)
-    except np.linalg.LinAlgError:
-        raise ModelError("the generalized mass matrix [A] is not positive definite; check masses and "
-                         "inertias") from None
+    except (np.linalg.LinAlgError, ValueError):
+        raise ModelError("the generalized mass matrix [A] is not positive definite (or not finite); check "
+                         "masses, inertias and the state") from None
+
+
+def _speeds(speeds, N: int, where: str) -> np.ndarray:
+    """Sorted distinct indices into y (0..6N-1), at least one."""
+    if speeds is None or isinstance(speeds, (str, bytes, dict)) or not hasattr(speeds, "__iter__"):
+        raise ModelError(f"{where}: speeds must be a list of indices 0..{6 * N - 1} into y, got {speeds!r}")
+    S = sorted(set(_check.positive_int(i, "speeds entry", where=where, minimum=0) for i in speeds))
+    if not S:
+        raise ModelError(f"{where}: speeds is empty; keep at least one of the {6 * N} speeds (indices into y)")
+    if S[-1] >= 6 * N:
+        raise ModelError(f"{where}: speeds contains {S[-1]}; give indices 0..{6 * N - 1} of y "
+                         f"({N} bodies have 6N = {6 * N} speeds)")
+    return np.asarray(S)
 
 
 def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
@@ -438,22 +546,27 @@ def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
     >>> bool(np.all(yd[27:] == 0))
     True
     """
-    S = np.asarray(sorted(set(int(i) for i in speeds)))
+    where = "kane.reduced_dynamics"
+    x, y = _state(system, x, y, where)
+    return _reduced(system, x, y, _speeds(speeds, system.N, where), where)
+
+
+def _reduced(system: KaneSystem, x, y, S: np.ndarray, where: str) -> np.ndarray:
     N = system.N
-    if S.size == 0 or S.min() < 0 or S.max() >= 6 * N:
-        raise ModelError(f"speeds must be indices 0..{6 * N - 1} of y, got {list(speeds)!r}")
     mask = np.zeros(6 * N, bool)
     mask[S] = True
-    if np.any(np.abs(np.asarray(y)[~mask]) > 0):
-        raise ModelError("y has non-zero entries outside the kept speeds; set the dropped speeds to zero")
-    A, f = mass_matrix_and_forcing(system, x, y)
+    if np.any(np.abs(y[~mask]) > 0):
+        i = int(np.flatnonzero(np.abs(y) * ~mask)[0])
+        raise ModelError(f"{where}: y has non-zero entries outside the kept speeds (y[{i}] = {y[i]:.6g}); "
+                         "set the dropped speeds to zero")
+    A, f = _mass_matrix_and_forcing(system, x, y)
     out = np.zeros(6 * N)
     out[S] = _solve_spd(A[np.ix_(S, S)], f[S])
     return out
 
 
 def euler_norm_drift(system: KaneSystem, X) -> float:
-    """Largest | |eps_K| - 1 | over a trajectory X (rows of x).
+    """Largest | |eps_K| - 1 | over a trajectory X (rows of x, or one x).
 
     Examples
     --------
@@ -461,10 +574,32 @@ def euler_norm_drift(system: KaneSystem, X) -> float:
     >>> euler_norm_drift(sys, sys.x0[None, :])
     0.0
     """
-    X = np.atleast_2d(X)
-    N = system.N
+    where = "kane.euler_norm_drift"
+    N = _system(system, where).N
+    if np.ndim(X) == 1:
+        X = _check.vector(X, 7 * N, "X", where=where, hint=f"one x of 7N = {7 * N} coordinates")[None, :]
+    else:
+        X = _check.matrix(X, (None, 7 * N), "X", where=where)
+        if len(X) == 0:
+            raise ModelError(f"{where}: X has no rows; give a trajectory X of shape (len(t), {7 * N})")
     norms = np.linalg.norm(X[:, :4 * N].reshape(len(X), N, 4), axis=2)
     return float(np.abs(norms - 1).max())
+
+
+def _t_eval(t_eval, t_final: float, where: str):
+    """None, or increasing times inside [0, t_final]."""
+    if t_eval is None:
+        return None
+    te = _check.vector(np.atleast_1d(t_eval) if np.ndim(t_eval) == 0 and not isinstance(t_eval, str) else t_eval,
+                       None, "t_eval", where=where)
+    if te.size == 0:
+        raise ModelError(f"{where}: t_eval is empty; give at least one output time in [0, t_final] or None")
+    if te.min() < 0 or te.max() > t_final:
+        raise ModelError(f"{where}: t_eval has times outside [0, t_final] = [0, {t_final}] "
+                         f"(from {te.min():.6g} to {te.max():.6g}); give output times inside the span")
+    if np.any(np.diff(te) <= 0):
+        raise ModelError(f"{where}: t_eval is not strictly increasing; sort it and drop repeated times")
+    return te
 
 
 def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10, atol: float = 1e-10,
@@ -473,7 +608,9 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
 
     Returns (t, X, Y) with X of shape (len(t), 7N) and Y of shape (len(t), 6N).  The
     Euler-parameter norm is held by constraint stabilisation (:func:`state_derivative`);
-    :func:`euler_norm_drift` reports what is left.
+    :func:`euler_norm_drift` reports what is left.  ``t_final`` must be finite and > 0,
+    ``t_eval`` (optional) increasing times in [0, t_final]; with ``speeds`` the entries of
+    ``y0`` outside the kept speeds must be zero (see :func:`reduced_dynamics`).
 
     Examples
     --------
@@ -483,19 +620,29 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
     >>> X.shape, Y.shape
     ((2, 56), (2, 48))
     """
-    if not np.isfinite(t_final) or t_final <= 0:
-        raise ModelError(f"t_final = {t_final}; give a positive, finite duration")
-    x0, y0 = _check_state(system, x0, y0)
+    where = "kane.simulate"
+    x0, y0 = _state(system, x0, y0, where, names=("x0", "y0"))
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    t_eval = _t_eval(t_eval, t_final, where)
     N = system.N
+    if speeds is not None:
+        speeds = _speeds(speeds, N, where)
+        dropped = np.setdiff1d(np.arange(6 * N), speeds)
+        if np.any(y0[dropped] != 0):
+            i = int(dropped[np.flatnonzero(y0[dropped])[0]])
+            raise ModelError(f"{where}: y0[{i}] = {y0[i]:.6g} is a dropped speed (not in speeds); set the "
+                             "dropped speeds of y0 to zero")
 
     def rhs(t, z):
-        xd, yd = state_derivative(system, z[:7 * N], z[7 * N:], speeds=speeds)
+        xd, yd = state_derivative(system, z[:7 * N], z[7 * N:], speeds=speeds, check=False)
         return np.concatenate([xd, yd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([x0, y0]), method="DOP853", rtol=rtol, atol=atol,
                     t_eval=t_eval)
     if not sol.success:
-        raise RFDAError(f"integration failed: {sol.message}")
+        raise RFDAError(f"{where}: integration failed: {sol.message}")
     return sol.t, sol.y[:7 * N].T, sol.y[7 * N:].T
 
 
@@ -531,6 +678,7 @@ def eight_body(gravity: float = 9.81) -> KaneSystem:
     >>> sys.N, sys.x0.shape, sys.y0.shape, float(sys.gravity[2]) + 0.0
     (8, (56,), (48,), 0.0)
     """
+    gravity = _check.scalar(gravity, "gravity", where="kane.eight_body")
     N = 8
     mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])
     inertia = np.zeros((N, 3, 3))
@@ -571,7 +719,10 @@ def accelerations(system: KaneSystem, x, y, ydot) -> list:
     >>> np.round(acc[3][0], 10) + 0.0          # every body is free: its mass centre falls at g
     array([ 0.  ,  0.  , -9.81])
     """
-    kin = kinematics(system, x, y)
+    where = "kane.accelerations"
+    x, y = _state(system, x, y, where)
+    ydot = _check.vector(ydot, 6 * system.N, "ydot", where=where, hint="one rate per speed, as y")
+    kin = _kinematics(system, x, y)
     out = []
     for k in range(system.N):
         a = _apply(kin.VG[k], ydot) + _apply(kin.VGd[k], y) + np.cross(kin.omega[k], kin.vG[k])
@@ -595,7 +746,8 @@ def to_absolute(system: KaneSystem, x, y):
     from .bodies import Body, matrix_to_euler_params
     from .joints import Joint
     from .system import State, System
-    kin = kinematics(system, x, y)
+    x, y = _state(system, x, y, "kane.to_absolute")
+    kin = _kinematics(system, x, y)
     bodies = tuple(Body("spatial", float(system.mass[k]), system.inertia[k], name=f"body {k + 1}")
                    for k in range(system.N))
     joints = tuple(Joint("free", name=f"joint {k + 1}") for k in range(system.N))

@@ -24,7 +24,8 @@ def small_tree(L, seed=0, gravity=9.81):
     inertia = []
     for _ in range(N):
         Q = np.linalg.qr(rng.normal(size=(3, 3)))[0]
-        inertia.append(Q @ np.diag(rng.uniform(0.05, 0.5, 3)) @ Q.T)
+        a, b, c = rng.uniform(0.05, 0.5, 3)              # second moments of a mass distribution
+        inertia.append(Q @ np.diag([b + c, a + c, a + b]) @ Q.T)   # principal moments obey J1 + J2 >= J3
     q = rng.uniform(-0.5, 0.5, (N, 3))
     q[0] = 0
     r = rng.uniform(-0.3, 0.3, (N, 3))
