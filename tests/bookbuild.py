@@ -1,0 +1,56 @@
+"""Build the book once per test session; test_book.py and test_browser.py share the result.
+
+The build is the README's first command run in the repository itself, so it writes
+``_build/html`` and keeps myst-nb's execution cache in ``_build/.jupyter_cache``: a notebook
+whose code did not change since the last build (for example the README's build command run
+just before ``python -m pytest``) is not executed again, and every other notebook is
+executed exactly once per test run.  A failing cell (a broken ``assert``) fails the build.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+CACHE = ROOT / "_build" / ".jupyter_cache"
+
+
+@dataclass(frozen=True)
+class Build:
+    returncode: int
+    log: str
+    seconds: float
+    html: Path
+
+
+@functools.lru_cache(maxsize=1)
+def build_book() -> Build:
+    """Run ``jupyter-book build . -W -n --keep-going`` once; return its outcome."""
+    if os.environ.get("RFDA_BOOK_PREBUILT") and (HTML / "index.html").exists():
+        return Build(0, "(prebuilt: RFDA_BOOK_PREBUILT set)", 0.0, HTML)
+    cmd = [sys.executable, "-c",
+           "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+           "build", str(ROOT), "-W", "-n", "--keep-going"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    seconds = time.perf_counter() - t0
+    return Build(proc.returncode, proc.stdout[-6000:] + proc.stderr[-6000:], seconds, HTML)
+
+
+def notebook_execution_times() -> dict[str, float]:
+    """Execution seconds of every notebook in the build's jupyter-cache, by file name."""
+    from jupyter_cache import get_cache
+
+    times = {}
+    for rec in get_cache(str(CACHE)).list_cache_records():
+        name = Path(rec.uri).name
+        secs = (rec.data or {}).get("execution_seconds")
+        if secs is not None:
+            times[name] = float(secs)
+    return times

@@ -1,0 +1,204 @@
+"""Every page of the built book, opened in headless Chromium with no network.
+
+What `jupyter-book build -W` cannot see happens in the browser: a MathJax error node
+(``\\tag`` inside ``split``), equations left as raw TeX because MathJax could not be
+loaded from a CDN, a widget that has no kernel.  This test serves ``_build/html`` from a
+local HTTP server on 127.0.0.1, starts Debian's ``chromium`` with every other host made
+unresolvable, lets MathJax finish (``--virtual-time-budget``), reads the final DOM
+(``--dump-dom``) and checks it.  It also writes a screenshot of every page to
+``_build/screenshots/`` for a human to look at.
+
+Chromium comes from Debian (``apt-get install -y chromium``; ``.ci/run`` installs it when it
+is missing).  Set ``CHROMIUM=/path/to/chrome`` to use another binary.  The test is skipped,
+with that reason, only when no Chromium binary can be found.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from bookbuild import ROOT, build_book
+
+SHOTS = ROOT / "_build" / "screenshots"
+
+# every page in the table of contents, as built: book/dae.ipynb -> book/dae.html
+PAGES = re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-extensions", "--hide-scrollbars", "--mute-audio",
+    # no network: every host but the local server is unresolvable
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    "--proxy-server=direct://", "--proxy-bypass-list=*",
+]
+
+# text that must never be visible on a page
+FORBIDDEN = {
+    "raw TeX left untypeset": re.compile(r"\\\(|\\\[|\$\$|\\begin\{"),
+    "Python traceback": re.compile(r"Traceback \(most recent call last\)"),
+    "object repr": re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>"),
+    "widget placeholder": re.compile(
+        r"Loading widget|Error displaying widget|Widget Javascript not detected"
+        r"|\b(?:interactive|VBox|HBox|IntSlider|FloatSlider|Dropdown|Play|Button|Output"
+        r"|ToggleButtons|Checkbox|SelectionSlider)\((?:children|value|description|layout)="),
+}
+
+
+def chromium_binary() -> str | None:
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The built book on http://127.0.0.1:<port>/ (built once per session)."""
+    build = build_book()
+    assert build.returncode == 0, "the book did not build (see test_book.py):\n" + build.log[-3000:]
+    handler = functools.partial(_Quiet, directory=str(build.html))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    exe = chromium_binary()
+    if exe is None:
+        pytest.skip("Chromium is not installed and could not be installed "
+                    "(Debian: apt-get install -y chromium; .ci/run does this as root)")
+    return exe
+
+
+def run_chromium(exe: str, url: str, *extra: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory(prefix="rfda-chromium-") as profile:
+        cmd = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+               "--virtual-time-budget=15000", *extra, url]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+class PageText(HTMLParser):
+    """The text a reader sees, split in two, and counts of MathJax and widget nodes.
+
+    ``prose`` is the text outside code (no ``pre``/``code``, no code-cell input): raw TeX
+    there means MathJax did not typeset it.  ``shown`` adds the code cells' outputs: a
+    traceback, an object repr or a widget's text fallback there is a defect too.
+    """
+
+    SKIP = {"script", "style", "textarea", "noscript", "template", "mjx-container",
+            "mjx-assistive-mml", "svg", "math", "title", "head"}
+    CODE = {"pre", "code", "kbd", "samp"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "param", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str]] = []
+        self.prose: list[str] = []
+        self.shown: list[str] = []
+        self.counts = {"mjx-container": 0, "mjx-merror": 0, "math-source": 0, "widget-view": 0}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag in self.counts:
+            self.counts[tag] += 1
+        if "math" in classes and tag in ("span", "div"):
+            self.counts["math-source"] += 1
+        if tag == "script" and "widget-view" in (a.get("type") or ""):
+            self.counts["widget-view"] += 1
+        if tag in self.VOID:
+            return
+        kind = ("skip" if tag in self.SKIP else "input" if "cell_input" in classes
+                else "code" if tag in self.CODE else "")
+        self.stack.append((tag, kind))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        kinds = {k for _, k in self.stack}
+        if "skip" in kinds or "input" in kinds:
+            return
+        self.shown.append(data)
+        if "code" not in kinds:
+            self.prose.append(data)
+
+    @staticmethod
+    def _join(chunks):
+        return " ".join(" ".join(chunks).split())
+
+
+def check_dom(dom: str) -> list[str]:
+    """The problems a reader would see on this page (empty when there are none)."""
+    p = PageText()
+    p.feed(dom)
+    prose, shown = p._join(p.prose), p._join(p.shown)
+    problems = []
+    if p.counts["mjx-merror"]:
+        problems.append(f"{p.counts['mjx-merror']} MathJax error node(s) (mjx-merror)")
+    if p.counts["math-source"] and p.counts["mjx-container"] < p.counts["math-source"]:
+        problems.append(f"{p.counts['math-source']} equations but {p.counts['mjx-container']} "
+                        "typeset by MathJax (was MathJax loaded?)")
+    if p.counts["widget-view"]:
+        problems.append(f"{p.counts['widget-view']} ipywidget view(s) with no kernel behind them")
+    for what, rx in FORBIDDEN.items():
+        text = prose if what == "raw TeX left untypeset" else shown
+        m = rx.search(text)
+        if m:
+            s = max(m.start() - 60, 0)
+            problems.append(f"{what}: ...{text[s:m.end() + 60]}...")
+    return problems
+
+
+def test_no_page_loads_anything_from_the_network():
+    """Static check of the built HTML: scripts, styles, images and fonts are all local."""
+    build = build_book()
+    assert build.returncode == 0, build.log[-3000:]
+    rx = re.compile(r"<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=[\"']"
+                    r"((?:https?:)?//[^\"']+)", re.I)
+    remote = {}
+    for page in build.html.rglob("*.html"):
+        for m in rx.finditer(page.read_text(encoding="utf-8")):
+            tag = m.group(0)
+            if tag.lower().startswith("<link") and not re.search(
+                    r"rel=[\"'](?:stylesheet|preload|modulepreload|icon)", tag, re.I):
+                continue                                  # <link rel="canonical"> etc. load nothing
+            remote.setdefault(m.group(1), []).append(page.relative_to(build.html).as_posix())
+    assert not remote, "pages load from the network: " + "; ".join(
+        f"{url} ({len(pages)} pages, e.g. {pages[0]})" for url, pages in remote.items())
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_offline_in_chromium(page, server, chromium):
+    url = f"{server}/{page}.html"
+    proc = run_chromium(chromium, url, "--dump-dom")
+    dom = proc.stdout
+    assert "<body" in dom, f"Chromium returned no DOM for {url}: {proc.stderr[-2000:]}"
+    shot = SHOTS / (page.replace("/", "_") + ".png")
+    run_chromium(chromium, url, f"--screenshot={shot}", "--window-size=1280,2400")
+    problems = check_dom(dom)
+    assert not problems, f"{page}: " + " | ".join(problems)
