@@ -6,7 +6,10 @@
 * :func:`sympy_model` / :func:`sympy_simulate`: sympy.physics.mechanics' ``KanesMethod`` with
   configuration and velocity constraints and dependent speeds (the part AUTOLEV plays in §6).
 
-Both read only the mechanism's data (bodies, joint geometry, q0, dependents).
+Both read only the mechanism's data (bodies, joint geometry, q0, dependents).  Input checks (types,
+shapes, NaN, states that do not close the loop, within ``rcr.CLOSURE_TOL`` = 1e-6) use the same
+validation layer as :mod:`rfda_teach.rcr`; every function that takes a state has ``check=True`` and
+accepts ``check=False`` for inner loops.
 
 Examples
 --------
@@ -25,9 +28,12 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.integrate
+import scipy.linalg
 
-from . import dae, joints as _j, rfda, system as _s
+from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
+from .rcr import _check_q, _check_state, _consistent, _flag, _model, _series, _series_states, LoopSeries
+from .errors import ConstraintRankError, RFDAError
 from .system import System
 
 __all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
@@ -42,7 +48,6 @@ def _fjoint(jt):
                     parent_frame=jt.parent_angle, child_frame=jt.child_angle, name=jt.name)
 
 
-@lru_cache(maxsize=32)
 def open_chain(model) -> tuple[System, _j.Joint]:
     """The foundation's tree (ground, bodies 1..n-1, joints 1..n-1) and the cut joint n.
 
@@ -53,6 +58,11 @@ def open_chain(model) -> tuple[System, _j.Joint]:
     >>> sys.n, cut.type
     (4, 'prismatic2d')
     """
+    return _open_chain(_model(model, "loopref.open_chain"))
+
+
+@lru_cache(maxsize=32)
+def _open_chain(model) -> tuple[System, _j.Joint]:
     nb = model.n - 1
     sys = System(tuple(range(-1, nb - 1)), tuple(model.bodies), tuple(_fjoint(jt) for jt in model.joints[:-1]),
                  tuple(model.gravity), name=f"{model.name} (open chain)")
@@ -93,8 +103,13 @@ def _state(model, sys, q, qd):
     return state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]])
 
 
-def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0) -> np.ndarray:
+def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, check: bool = True) -> np.ndarray:
     """qddot of all n coordinates from eq. (7) with the cut joint's rows (Baumgarte-stabilised).
+
+    ``alpha``, ``beta`` >= 0 are the Baumgarte parameters (0: the exact index-1 form).  (q, qd) must
+    close the loop within ``rcr.CLOSURE_TOL`` = 1e-6 (positions; velocities relative to max(1, |qd|)),
+    else :class:`~rfda_teach.errors.ConstraintViolationError`; ``check=False`` skips this O(n) check,
+    e.g. inside an integrator whose Baumgarte terms pull a drifting state back.
 
     Examples
     --------
@@ -104,8 +119,16 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0) ->
     >>> bool(abs(qdd[4]) < 1e-12)                    # the sleeve on the horizontal guide does not move
     True
     """
-    q, qd = np.asarray(q, float), np.asarray(qd, float)
-    sys, cut = open_chain(model)
+    where = "loopref.dae_accelerations"
+    _model(model, where)
+    q, qd = _check_state(model, q, qd, where, check)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    beta = _check.scalar(beta, "beta", where=where, nonneg=True)
+    return _dae_accelerations(model, q, qd, alpha, beta)
+
+
+def _dae_accelerations(model, q, qd, alpha, beta):
+    sys, cut = _open_chain(model)
     st = _state(model, sys, q, qd)
     tr = _s.terms(sys, st)
     C, g, Phi, _, _ = _cut_rows(sys, cut, st)
@@ -134,8 +157,15 @@ class RefResult(NamedTuple):
 
 
 def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, alpha: float = 20.0,
-                 beta: float = 20.0, rtol: float = 1e-11, atol: float = 1e-11) -> RefResult:
+                 beta: float = 20.0, rtol: float = 1e-11, atol: float = 1e-11, check: bool = True) -> RefResult:
     """Integrate the stabilised DAE: joint coordinates of the open chain, the cut joint from its rows.
+
+    Starts from (q0, qd0) (default model.q0 and rest).  The cut joint's coordinate q_n is read from the
+    geometry at every row; for a revolute cut joint its multiple of 2 pi follows q_n integrated from
+    its rate, so the column is continuous in time and starts at q0[-1].  The start must close the loop
+    within ``rcr.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
+    ``check=False`` accepts an open start, which the Baumgarte terms (``alpha``, ``beta`` >= 0) pull
+    closed.
 
     Examples
     --------
@@ -144,35 +174,51 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     >>> r.q.shape
     (3, 4)
     """
-    sys, cut = open_chain(model)
+    where = "loopref.dae_simulate"
+    _model(model, where)
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    q0 = model.q0 if q0 is None else _check_q(model, q0, "q0", where)
+    qd0 = np.zeros(model.n) if qd0 is None else _check_q(model, qd0, "qd0", where)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    beta = _check.scalar(beta, "beta", where=where, nonneg=True)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    if _flag(check, "check", where):
+        _consistent(model, q0, qd0, where=f"{where} (initial state q0, qd0)")
+    sys, cut = _open_chain(model)
     nb = model.n - 1
-    q0 = model.q0 if q0 is None else np.asarray(q0, float)
-    qd0 = np.zeros(model.n) if qd0 is None else np.asarray(qd0, float)
+    revolute = cut.type == "revolute2d"
+
+    def cut_coordinate(x):
+        q = np.concatenate([x[:nb], [0.0]])
+        qd = np.concatenate([x[nb:2 * nb], [0.0]])
+        _, _, _, qn, qdn = _cut_rows(sys, cut, _state(model, sys, q, qd))
+        if revolute:                                  # the 2 pi branch nearest the integrated q_n
+            qn += 2 * np.pi * np.round((x[-1] - qn) / (2 * np.pi))
+        return qn, qdn
 
     def rhs(t, x):
         q = np.concatenate([x[:nb], [0.0]])
-        qd = np.concatenate([x[nb:], [0.0]])
-        qdd = dae_accelerations(model, q, qd, alpha=alpha, beta=beta)
-        return np.concatenate([x[nb:], qdd[:nb]])
+        qd = np.concatenate([x[nb:2 * nb], [0.0]])
+        qdd = _dae_accelerations(model, q, qd, alpha, beta)
+        return np.concatenate([x[nb:2 * nb], qdd[:nb], [cut_coordinate(x)[1]]])
 
     t_eval = np.linspace(0.0, t_final, n_out)
-    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q0[:nb], qd0[:nb]]), method="DOP853",
-                                    t_eval=t_eval, rtol=rtol, atol=atol)
+    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q0[:nb], qd0[:nb], [q0[-1]]]),
+                                    method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RFDAError(f"{where}({model.name!r}): the integrator stopped: {sol.message}")
     Q = np.zeros((n_out, model.n))
     QD = np.zeros((n_out, model.n))
     for i in range(n_out):
-        q = np.concatenate([sol.y[:nb, i], [0.0]])
-        qd = np.concatenate([sol.y[nb:, i], [0.0]])
-        st = _state(model, sys, q, qd)
-        _, _, _, qn, qdn = _cut_rows(sys, cut, st)
-        Q[i, :nb], QD[i, :nb] = sol.y[:nb, i], sol.y[nb:, i]
-        Q[i, -1], QD[i, -1] = qn, qdn
+        Q[i, :nb], QD[i, :nb] = sol.y[:nb, i], sol.y[nb:2 * nb, i]
+        Q[i, -1], QD[i, -1] = cut_coordinate(sol.y[:, i])
     return RefResult(sol.t, Q, QD)
 
 
 # ----------------------------------------------------------------------------- sympy.physics.mechanics
 
-@lru_cache(maxsize=8)
 def sympy_model(model):
     """KanesMethod for the loop: all n coordinates, dependents ``model.dependents``, three
     configuration constraints (the phantom frame at the ground frame) and their time derivatives
@@ -186,6 +232,11 @@ def sympy_model(model):
     >>> Mf(np.r_[rcr.four_bar().q0, np.zeros(4)]).shape
     (8, 8)
     """
+    return _sympy_model(_model(model, "loopref.sympy_model"))
+
+
+@lru_cache(maxsize=8)
+def _sympy_model(model):
     import sympy as sp
     from sympy.physics import mechanics as me
 
@@ -259,8 +310,11 @@ def sympy_model(model):
 
 
 def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: float = 1e-11,
-                   atol: float = 1e-11) -> RefResult:
+                   atol: float = 1e-11, check: bool = True) -> RefResult:
     """Integrate KanesMethod's full equations (all q, all u) from (model.q0, qd0).
+
+    The start must close the loop within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    :class:`~rfda_teach.errors.ConstraintViolationError`); ``check=False`` skips the check.
 
     Examples
     --------
@@ -269,10 +323,18 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     >>> r.qd.shape
     (3, 4)
     """
-    M_fun, F_fun = sympy_model(model)
+    where = "loopref.sympy_simulate"
+    _model(model, where)
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    qd0 = np.zeros(model.n) if qd0 is None else _check_q(model, qd0, "qd0", where)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    if _flag(check, "check", where):
+        _consistent(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
+    M_fun, F_fun = _sympy_model(model)
     order = M_fun.order
     n = model.n
-    qd0 = np.zeros(n) if qd0 is None else np.asarray(qd0, float)
     x0 = np.concatenate([model.q0, qd0])
 
     def rhs(t, xs):                       # xs in KanesMethod's order (independent first)
@@ -283,6 +345,8 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     t_eval = np.linspace(0.0, t_final, n_out)
     sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0[order], method="DOP853", t_eval=t_eval,
                                     rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RFDAError(f"{where}({model.name!r}): the integrator stopped: {sol.message}")
     X = np.empty((n_out, 2 * n))
     X[:, order] = sol.y.T
     return RefResult(sol.t, X[:, :n], X[:, n:])
@@ -290,7 +354,6 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
 
 # ----------------------------------------------------------------------------- chains of coupled loops
 
-@lru_cache(maxsize=32)
 def series_tree(series):
     """The foundation's tree of a :class:`rfda_teach.rcr.LoopSeries` (every loop's open chain, each
     hung from its base body) and its cut joints as (joint, last body, base body or -1).
@@ -302,6 +365,11 @@ def series_tree(series):
     >>> sys.n, [(c[1], c[2]) for c in cuts]
     (6, [(2, -1), (5, 1)])
     """
+    return _series_tree(_series(series, "loopref.series_tree"))
+
+
+@lru_cache(maxsize=32)
+def _series_tree(series):
     parents, bodies, joints, cuts, first = [], [], [], [], []
     for j, L in enumerate(series.loops):
         base = -1 if j == 0 else first[series.attach[j - 1][0]] + series.attach[j - 1][1] - 1
@@ -350,8 +418,11 @@ def _series_qdd(series, sys, tr, ydd, drive):
     return out
 
 
-def series_dae_accelerations(series, qs, qds) -> list:
+def series_dae_accelerations(series, qs, qds, *, check: bool = True) -> list:
     """Eq. (7) for the whole chain of loops with every cut joint's rows appended, solved densely.
+
+    Each loop's (q, qd) must close it within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    :class:`~rfda_teach.errors.ConstraintViolationError` naming the loop); ``check=False`` skips it.
 
     Examples
     --------
@@ -361,7 +432,10 @@ def series_dae_accelerations(series, qs, qds) -> list:
     >>> [a.shape for a in series_dae_accelerations(s, [l.q0 for l in s.loops], [np.zeros(4)] * 2)]
     [(4,), (4,)]
     """
-    sys, cuts = series_tree(series)
+    where = "loopref.series_dae_accelerations"
+    _series(series, where)
+    qs, qds = _series_states(series, qs, qds, where, check)
+    sys, cuts = _series_tree(series)
     st = _series_state(series, sys, qs, qds)
     tr = _s.terms(sys, st)
     C, g, drive = _series_rows(sys, cuts, st)
@@ -369,11 +443,18 @@ def series_dae_accelerations(series, qs, qds) -> list:
     return _series_qdd(series, sys, tr, res.ydd, drive)
 
 
-def series_multiplier_accelerations(series, qs, qds) -> list:
+def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> list:
     """The traditional "O(n)" constraint technique in absolute coordinates: the recursive RFDA of the
     cut tree (module :mod:`rfda_teach.rfda`) for the free motion and once per constraint row with a
     unit generalized force C_i^T, then the m x m system C Y lam = gamma - C yddot_free:
     O(n + n m + n m^2 + m^3).
+
+    The RFDA runs in the Featherstone / Bae-Haug form, eq. (11)-(12), which stays accurate at any mass
+    ratio; the Lubich form's G_k M_hat_k^-1 G_k^T becomes ill-conditioned when light and heavy bodies
+    alternate (1e6 : 1e-6 gives errors of order 1e3 relative).  The responses Y to the unit forces
+    are computed from homogeneous terms (no gravity, no velocity terms), not as differences of two
+    solutions.  Each loop's (q, qd) must close it within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    :class:`~rfda_teach.errors.ConstraintViolationError`); ``check=False`` skips the check.
 
     Examples
     --------
@@ -384,28 +465,42 @@ def series_multiplier_accelerations(series, qs, qds) -> list:
     ...                                             series_dae_accelerations(s, qs, qds))))
     True
     """
-    sys, cuts = series_tree(series)
+    where = "loopref.series_multiplier_accelerations"
+    _series(series, where)
+    qs, qds = _series_states(series, qs, qds, where, check)
+    sys, cuts = _series_tree(series)
     st = _series_state(series, sys, qs, qds)
     tr = _s.terms(sys, st)
     C, g, drive = _series_rows(sys, cuts, st)
-    free = rfda.solve(sys, tr).ydd
+    free = rfda.solve(sys, tr, "featherstone").ydd
+    homogeneous = [jt._replace(gamma=np.zeros_like(jt.gamma), gamma_d=np.zeros_like(jt.gamma_d))
+                   for jt in tr.joint]
     Y = np.empty((sys.n_vel, C.shape[0]))
-    for i, c in enumerate(C):
-        tri = tr._replace(f=[f + c[vs] for f, vs in zip(tr.f, sys.vel_slices)])
-        Y[:, i] = rfda.solve(sys, tri).ydd - free
-    lam = np.linalg.solve(C @ Y, g - C @ free)
+    for i, c in enumerate(C):                       # the response to the unit generalized force C_i^T
+        tri = _s.Terms(tr.M, [c[vs] for vs in sys.vel_slices], homogeneous)
+        Y[:, i] = rfda.solve(sys, tri, "featherstone").ydd
+    try:
+        lam = scipy.linalg.solve(C @ Y, g - C @ free)
+    except np.linalg.LinAlgError as exc:
+        raise ConstraintRankError(f"{where}: the cut joints' rows of {series.name!r} are dependent at this "
+                                  "configuration (C Y singular): the loops are at a singular position; move "
+                                  "away from it or use rcr.series_accelerations") from exc
     ydd = free + Y @ lam
     return _series_qdd(series, sys, tr, ydd, drive)
 
 
 @lru_cache(maxsize=32)
 def _one_loop(model):
-    from .rcr import LoopSeries
     return LoopSeries((model,), (), name=model.name)
 
 
-def multiplier_accelerations(model, q, qd) -> np.ndarray:
+def multiplier_accelerations(model, q, qd, *, check: bool = True) -> np.ndarray:
     """The cut-joint multiplier technique (:func:`series_multiplier_accelerations`) for one loop.
+
+    Built on the Featherstone form of the RFDA, so it agrees with :func:`dae_accelerations` and
+    :func:`rfda_teach.rcr.accelerations` also at extreme mass ratios.  (q, qd) must close the loop
+    within ``rcr.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
+    ``check=False`` skips this O(n) check.
 
     Examples
     --------
@@ -415,4 +510,7 @@ def multiplier_accelerations(model, q, qd) -> np.ndarray:
     >>> bool(np.allclose(multiplier_accelerations(fb, fb.q0, np.zeros(5)), dae_accelerations(fb, fb.q0, np.zeros(5))))
     True
     """
-    return series_multiplier_accelerations(_one_loop(model), [q], [qd])[0]
+    where = "loopref.multiplier_accelerations"
+    _model(model, where)
+    q, qd = _check_state(model, q, qd, where, check)
+    return series_multiplier_accelerations(_one_loop(model), [q], [qd], check=False)[0]

@@ -60,12 +60,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numbers
+
 import numpy as np
 import scipy.integrate
 import scipy.linalg
 
+from . import _check
 from .bodies import Body
-from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
+from .errors import ConstraintViolationError, ModelError, RFDAError, SingularCoordinateSelectionError
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
@@ -73,6 +76,7 @@ __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "
            "tree_accelerations"]
 
 G0 = 9.81
+CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
 _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
 
 
@@ -86,6 +90,7 @@ def shift_T(r) -> np.ndarray:
     >>> shift_T([1.0, 0.0]) @ [1.0, 0.0, 0.0]      # turning at 1 rad/s: the point 1 m along x moves up
     array([1., 0., 1.])
     """
+    r = _check.vector(r, 2, "r", where="rcr.shift_T", hint="a planar offset (x, y) in metres")
     return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
 
 
@@ -99,7 +104,15 @@ def spatial_inertia(body: Body | None) -> np.ndarray:
     """
     if body is None:
         return np.zeros((3, 3))
+    _planar_body(body, "body", "rcr.spatial_inertia")
     return np.diag([float(body.J[0, 0]), body.mass, body.mass])
+
+
+def _planar_body(body, what: str, where: str) -> Body:
+    _check.instance(body, Body, what, where=where, hint="give a rfda_teach.bodies.Body('planar', mass, J)")
+    if body.kind != "planar":
+        raise ModelError(f"{where}: {what} is a {body.kind!r} body; a planar loop needs Body('planar', mass, J)")
+    return body
 
 
 def _rot(a: float) -> np.ndarray:
@@ -154,18 +167,14 @@ class LoopJoint:
     name: str = ""
 
     def __post_init__(self):
-        if self.kind not in ("revolute", "prismatic"):
-            raise ModelError(f"joint {self.name!r}: kind {self.kind!r}; use 'revolute' or 'prismatic'")
+        _check.instance(self.name, str, "name", where="rcr.LoopJoint", hint="give the coordinate's name, e.g. 'q1'")
+        where = f"rcr.LoopJoint {self.name!r}"
+        _check.choice(self.kind, ("revolute", "prismatic"), "kind", where=where)
         for nm in ("parent_point", "child_point"):
-            v = np.asarray(getattr(self, nm), float)
-            if v.shape != (2,) or not np.all(np.isfinite(v)):
-                raise ModelError(f"joint {self.name!r}: {nm} must be two finite numbers, got {getattr(self, nm)!r}")
-            object.__setattr__(self, nm, v)
+            object.__setattr__(self, nm, _check.vector(getattr(self, nm), 2, nm, where=where,
+                                                       hint="two finite numbers (x, y) in the body's axes"))
         for nm in ("parent_angle", "child_angle"):
-            v = float(getattr(self, nm))
-            if not np.isfinite(v):
-                raise ModelError(f"joint {self.name!r}: {nm} must be finite")
-            object.__setattr__(self, nm, v)
+            object.__setattr__(self, nm, _check.scalar(getattr(self, nm), nm, where=where))
         # constant joint frames, computed once: F(pp, pa), F(cp, ca) and its inverse
         object.__setattr__(self, "_Fp", _frame(self.parent_point, self.parent_angle))
         object.__setattr__(self, "_Fc", _frame(self.child_point, self.child_angle))
@@ -199,45 +208,150 @@ class LoopMechanism:
     n: int = field(init=False)
 
     def __post_init__(self):
+        _check.instance(self.name, str, "name", where="rcr.LoopMechanism", hint="give the mechanism a name")
+        where = f"rcr.LoopMechanism {self.name!r}"
+        for nm, cls, hint in (("joints", LoopJoint, "a tuple of rcr.LoopJoint, joint 1 first"),
+                              ("bodies", Body, "a tuple of planar rfda_teach.bodies.Body, body 1 first")):
+            seq = getattr(self, nm)
+            if isinstance(seq, (str, bytes)) or not isinstance(seq, (tuple, list)):
+                raise ModelError(f"{where}: {nm} must be {hint}, got {type(seq).__name__}")
+            for i, x in enumerate(seq):
+                _check.instance(x, cls, f"{nm}[{i}]", where=where, hint=f"{nm} must be {hint}")
+            object.__setattr__(self, nm, tuple(seq))
         n = len(self.joints)
-        if len(self.bodies) != n - 1:
-            raise ModelError(f"mechanism {self.name!r}: a loop of {n} joints has {n - 1} bodies, "
-                             f"got {len(self.bodies)}")
+        if self.m != 3:
+            raise ModelError(f"{where}: m = {self.m!r}; a planar loop has m = 3 closure constraints")
         if n < self.m + 1:
-            raise ModelError(f"mechanism {self.name!r}: a planar loop needs at least {self.m + 1} joints")
+            raise ModelError(f"{where}: a planar loop needs at least {self.m + 1} joints, got {n}")
+        if len(self.bodies) != n - 1:
+            raise ModelError(f"{where}: a loop of {n} joints has {n - 1} bodies, got {len(self.bodies)}; "
+                             "the last joint connects body n-1 back to the ground")
         for i, b in enumerate(self.bodies):
-            if not isinstance(b, Body) or b.kind != "planar":
-                raise ModelError(f"mechanism {self.name!r}: bodies[{i}] must be a planar Body")
-        q0 = np.asarray(self.q0, float)
-        if q0.shape != (n,) or not np.all(np.isfinite(q0)):
-            raise ModelError(f"mechanism {self.name!r}: q0 must be {n} finite numbers")
-        names = tuple(self.names) or tuple(f"q{k + 1}" for k in range(n))
-        object.__setattr__(self, "q0", q0)
+            _planar_body(b, f"bodies[{i}]", where)
+        names = self.names
+        if isinstance(names, (str, bytes)) or not isinstance(names, (tuple, list)) or \
+                not all(isinstance(x, str) for x in names):
+            raise ModelError(f"{where}: names must be a tuple of {n} distinct strings such as ('q1', ...), "
+                             f"got {names!r}")
+        names = tuple(names) or tuple(f"q{k + 1}" for k in range(n))
+        if len(names) != n or len(set(names)) != n:
+            raise ModelError(f"{where}: names must be {n} distinct strings (one per joint), got {names!r}")
+        object.__setattr__(self, "q0", _check.vector(self.q0, n, "q0", where=where,
+                                                     hint=f"{n} entries, one per joint"))
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "n", n)
-        object.__setattr__(self, "gravity", np.asarray(self.gravity, float))
-        object.__setattr__(self, "dependents", tuple(names[i] for i in _dep_indices(self, self.dependents)))
-        if not 1 <= self.split <= n - self.m:
-            raise ModelError(f"mechanism {self.name!r}: split = {self.split}; the GCL base branch needs "
+        object.__setattr__(self, "gravity", _check.vector(self.gravity, 2, "gravity", where=where,
+                                                          hint="the planar gravity vector (g_x, g_y) in m/s^2"))
+        object.__setattr__(self, "dependents", tuple(names[i] for i in _dep_indices(self, self.dependents,
+                                                                                       where)))
+        split = _check.positive_int(self.split, "split", where=where)
+        if not 1 <= split <= n - self.m:
+            raise ModelError(f"{where}: split = {split}; the GCL base branch needs "
                              f"between 1 and {n - self.m} joints")
 
 
-def _dep_indices(model, deps) -> tuple:
+def _dep_indices(model, deps, where: str = "") -> tuple:
     """Dependent coordinates as sorted 0-based indices; accepts names ('q2') or 1-based ints."""
+    where = where or f"loop {model.name!r}"
+    if isinstance(deps, (str, bytes)) or not isinstance(deps, (tuple, list, np.ndarray)):
+        raise ModelError(f"{where}: dependents must be a tuple of coordinate names such as "
+                         f"{tuple(model.names[:model.m])}, got {deps!r}")
     out = []
     for d in deps:
         if isinstance(d, str):
             if d not in model.names:
-                raise ModelError(f"mechanism {model.name!r}: unknown coordinate {d!r}; use one of {model.names}")
+                raise ModelError(f"{where}: unknown coordinate {d!r} in dependents; use names from {model.names}")
             out.append(model.names.index(d))
-        else:
+        elif isinstance(d, (numbers.Integral, np.integer)) and not isinstance(d, (bool, np.bool_)):
             k = int(d) - 1
             if not 0 <= k < len(model.joints):
-                raise ModelError(f"mechanism {model.name!r}: coordinate number {d} out of range 1..{len(model.joints)}")
+                raise ModelError(f"{where}: coordinate number {d} in dependents is out of range "
+                                 f"1..{len(model.joints)}")
             out.append(k)
+        else:
+            raise ModelError(f"{where}: dependents entry {d!r} is neither a coordinate name nor a 1-based "
+                             f"number; use names from {model.names}")
     if len(set(out)) != len(out):
-        raise ModelError(f"mechanism {model.name!r}: dependent set {tuple(deps)} repeats a coordinate")
+        raise ModelError(f"{where}: dependent set {tuple(deps)} repeats a coordinate")
     return tuple(sorted(out))
+
+
+# ----------------------------------------------------------------------------- input checks (one layer)
+
+def _model(model, where: str) -> "LoopMechanism":
+    """``model`` itself when it is a :class:`LoopMechanism`, else a ModelError saying how to make one."""
+    return _check.instance(model, LoopMechanism, "model", where=where,
+                           hint="build one with rcr.five_bar(), rcr.four_bar(), rcr.loop_chain(n) or "
+                                "rcr.LoopMechanism(...)")
+
+
+def _series(series, where: str) -> "LoopSeries":
+    return _check.instance(series, LoopSeries, "series", where=where,
+                           hint="build one with rcr.loop_series(k) or rcr.LoopSeries(loops, attach)")
+
+
+def _check_q(model, q, what: str = "q", where: str = "") -> np.ndarray:
+    """A finite vector with one entry per coordinate of ``model``."""
+    where = where or f"loop {model.name!r}"
+    return _check.vector(q, model.n, what, where=where,
+                         hint=f"{model.n} entries, one per coordinate {', '.join(model.names)}")
+
+
+def _consistent(model, q, qd=None, *, where: str = "", tol: float = CLOSURE_TOL) -> None:
+    """Refuse a state that does not close the loop, in O(n).
+
+    Positions: every entry of the closure residual (theta, x, y) of eq. (23) must be at most ``tol``
+    (rad, m).  Velocities: |J_c qd|_max <= tol max(1, |qd|_max), J_c the closure Jacobian (eq. 26, 31).
+    """
+    where = where or f"loop {model.name!r}"
+    res = closure(model, q)
+    err = float(np.abs(res).max())
+    if not err <= tol:
+        raise ConstraintViolationError(
+            f"{where}: q does not close loop {model.name!r} (closure residual (theta, x, y) = "
+            f"{np.array2string(res, precision=3)}, max {err:.1e} > tolerance {tol:g}); solve the dependents "
+            f"{model.dependents} first with rcr.solve_dependents(model, q)")
+    if qd is None:
+        return
+    vr = closure_jacobian(model, q) @ qd
+    verr = float(np.abs(vr).max())
+    if not verr <= tol * max(1.0, float(np.abs(qd).max())):
+        raise ConstraintViolationError(
+            f"{where}: qd violates the velocity constraint of loop {model.name!r} (|J_c qd| = {verr:.1e} > "
+            f"tolerance {tol:g} max(1, |qd|)); make it consistent with rcr.dependent_velocities(model, q, qd)")
+
+
+def _check_state(model, q, qd, where: str, check: bool) -> tuple:
+    """q and qd checked as vectors and, unless ``check`` is False, for closing the loop."""
+    q = _check_q(model, q, "q", where)
+    qd = _check_q(model, qd, "qd", where)
+    if _flag(check, "check", where):
+        _consistent(model, q, qd, where=where)
+    return q, qd
+
+
+def _flag(x, what: str, where: str) -> bool:
+    return bool(_check.instance(x, (bool, np.bool_), what, where=where, hint="give True or False"))
+
+
+def _series_states(series, qs, qds, where: str, check: bool) -> tuple:
+    """One checked (q, qd) per loop of a :class:`LoopSeries` (``check=None``: only the qs, as vectors)."""
+    k = len(series.loops)
+    for nm, x in (("qs", qs), ("qds", qds)):
+        if x is None and nm == "qds" and check is None:
+            continue
+        if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list, np.ndarray)) or len(x) != k:
+            raise ModelError(f"{where}: {nm} must be a list of {k} vectors, one per loop of {series.name!r} "
+                             f"(give one q and one qd per loop), got {x!r:.60}")
+    out_q, out_qd = [], []
+    for j, L in enumerate(series.loops):
+        if check is None:                                   # positions only, any configuration
+            out_q.append(_check_q(L, qs[j], "q", f"{where} (loop {j})"))
+            continue
+        q, qd = _check_state(L, qs[j], qds[j], f"{where} (loop {j})", check)
+        out_q.append(q)
+        out_qd.append(qd)
+    return out_q, out_qd
 
 
 def _rod(name: str) -> Body:
@@ -286,6 +400,7 @@ def five_bar(*, gravity: float = G0) -> LoopMechanism:
     >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-14
     True
     """
+    gravity = _check.scalar(gravity, "gravity", where="rcr.five_bar")
     q0 = np.array([np.pi / 4, np.pi / 2, -np.pi / 2, 0.0, 0.0])
     d2 = np.deg2rad(-195.0)                       # bar 2 at 45 + 90 - 195 = -60 deg at q0
     d3 = np.deg2rad(150.0)                        # bar 3 at -60 - 90 + 150 = 0 deg at q0
@@ -320,6 +435,8 @@ def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanis
     >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
     True
     """
+    gravity = _check.scalar(gravity, "gravity", where="rcr.four_bar")
+    crank_angle = _check.scalar(crank_angle, "crank_angle", where="rcr.four_bar")
     a, b, c, d = 0.5, 1.4, 1.0, 1.2
     th1 = np.deg2rad(crank_angle)
     A = a * np.array([np.cos(th1), np.sin(th1)])
@@ -354,9 +471,8 @@ def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
     >>> loop_chain(6).n
     6
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 4:
-        raise ModelError(f"loop_chain: n = {n!r}; give an integer >= 4")
-    rng = np.random.default_rng(seed)
+    n = _check.positive_int(n, "n", where="rcr.loop_chain", minimum=4)
+    rng = np.random.default_rng(_check.seed(seed, where="rcr.loop_chain"))
     L = 1.0
     turn = 2 * np.pi / n
     q0 = np.full(n, turn) + 0.05 * rng.standard_normal(n)
@@ -433,6 +549,9 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
     >>> topology(five_bar(), "gcl").deps          # q2, q3, q4 on the phantom branch
     (1, 2, 3)
     """
+    where = "rcr.topology"
+    _model(model, where)
+    _check.choice(method, ("rcr", "acs", "gcl"), "method", where=where)
     n, m = model.n, model.m
     if method in ("rcr", "acs"):
         parent = tuple(range(-1, n - 1))
@@ -442,7 +561,7 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
         if method == "rcr":
             deps = tuple(range(n - m, n))
         else:
-            deps = _dep_indices(model, model.dependents if dependents is None else dependents)
+            deps = _dep_indices(model, model.dependents if dependents is None else dependents, where)
         if (n - 1) not in deps:
             raise ModelError(f"loop {model.name!r}: the last coordinate {model.names[-1]} must be dependent "
                              "(the phantom body carries no mass, §4)")
@@ -467,12 +586,11 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
             body.append(model.bodies[k] if k < nb - 1 else None)
             branch.append(len(parent) - 1)
         deps = tuple(range(nb - m, nb))
-        if dependents is not None and _dep_indices(model, dependents) != deps:
+        if dependents is not None and _dep_indices(model, dependents, where) != deps:
             raise ModelError(f"loop {model.name!r}: GCL takes the last {m} coordinates of the phantom branch "
                              f"{tuple(model.names[d] for d in deps)} as dependents")
         return Topology(tuple(parent), tuple(coord), tuple(sign), tuple(body), tuple(branch),
                         tuple(base_branch), base, deps)
-    raise ModelError(f"unknown method {method!r}; use 'rcr', 'acs', 'gcl' (or 'dae' in simulate)")
 
 
 def body_poses(model: LoopMechanism, q, method: str = "acs") -> np.ndarray:
@@ -484,19 +602,10 @@ def body_poses(model: LoopMechanism, q, method: str = "acs") -> np.ndarray:
     >>> np.round(P[0], 6)                         # bar 1 centre at 45 deg
     array([0.353553, 0.353553, 0.785398])
     """
+    _model(model, "rcr.body_poses")
     topo = topology(model, method)
-    T = _node_frames(model, topo, _check_q(model, q))
+    T = _node_frames(model, topo, _check_q(model, q, where="rcr.body_poses"))
     return np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T])
-
-
-def _check_q(model, q, what="q") -> np.ndarray:
-    q = np.asarray(q, float)
-    if q.shape != (model.n,):
-        raise ModelError(f"loop {model.name!r}: {what} must have {model.n} entries ({', '.join(model.names)}), "
-                         f"got shape {q.shape}")
-    if not np.all(np.isfinite(q)):
-        raise ModelError(f"loop {model.name!r}: {what} contains NaN or inf")
-    return q
 
 
 def _node_frames(model, topo, q, T0=None, c=None):
@@ -519,11 +628,8 @@ def closure(model: LoopMechanism, q) -> np.ndarray:
     >>> np.round(closure(fb, q), 12) + 0.0       # sliding the sleeve alone opens the loop along the guide
     array([0. , 0.1, 0. ])
     """
-    topo = topology(model, "acs")
-    T = _node_frames(model, topo, _check_q(model, q))
-    Tn = T[-1]
-    ang = np.arctan2(Tn[1, 0], Tn[0, 0])
-    return np.array([ang, Tn[0, 2], Tn[1, 2]])
+    _model(model, "rcr.closure")
+    return _closure(model, _check_q(model, q, "q", "rcr.closure"))
 
 
 # ----------------------------------------------------------------------------- velocity kinematics
@@ -862,24 +968,15 @@ def _solve(model, topo, q, u, c=None):
 
 # ----------------------------------------------------------------------------- public functions
 
-def _consistent(model, topo, q, qd, tol=1e-6):
-    """Refuse states that do not close the loop (positions or velocities)."""
-    res = closure(model, q)
-    if np.abs(res).max() > tol:
-        raise ModelError(f"loop {model.name!r}: q does not close the loop (residual {np.abs(res).max():.1e}); "
-                         "solve the dependents first with rcr.solve_dependents")
-    Jc = closure_jacobian(model, q)
-    if np.abs(Jc @ qd).max() > tol * max(1.0, np.abs(qd).max()):
-        raise ModelError(f"loop {model.name!r}: qd violates the velocity constraint (residual "
-                         f"{np.abs(Jc @ qd).max():.1e}); use rcr.dependent_velocities")
-
-
 def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None,
                   check: bool = True) -> np.ndarray:
     """qddot of all n coordinates by the generalized RCR (§3-5) for a consistent state (q, qd).
 
     ``method`` is ``"rcr"`` (last m coordinates dependent, §3), ``"acs"`` (``dependents``, §4) or
-    ``"gcl"`` (the re-rooted tree of Fig. 8a, §5).
+    ``"gcl"`` (the re-rooted tree of Fig. 8a, §5).  With ``check=True`` (default) a state that does not
+    close the loop raises :class:`~rfda_teach.errors.ConstraintViolationError`: every entry of the
+    closure residual (eq. 23) and of J_c qd must be within ``CLOSURE_TOL`` = 1e-6 (the velocities
+    relative to max(1, |qd|)); the check is O(n).  ``check=False`` skips it (for inner loops).
 
     Examples
     --------
@@ -888,11 +985,11 @@ def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependent
     >>> np.round(accelerations(fb, fb.q0, np.zeros(5)), 4) + 0.0
     array([-1.1375,  2.7462, -1.6087, -2.1975,  0.    ])
     """
-    q = _check_q(model, q)
-    qd = _check_q(model, qd, "qd")
+    where = "rcr.accelerations"
+    _model(model, where)
+    _check_q(model, q, "q", where), _check_q(model, qd, "qd", where)
     topo = topology(model, method, dependents)
-    if check:
-        _consistent(model, topo, q, qd)
+    q, qd = _check_state(model, q, qd, where, check)
     return _solve(model, topo, q, qd)[0]
 
 
@@ -900,7 +997,8 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     """The open-chain solution of §2, eq. (10)-(22): the loop cut at the last joint (no closure).
 
     Returns qddot of the n-1 joints of the open chain ground -> body 1 -> ... -> body n-1 under
-    gravity and joint forces ``tau``; checked against the dense DAE of eq. (7) in the tests.
+    gravity and joint forces ``tau`` (n-1 entries, default zero); checked against the dense DAE of
+    eq. (7) in the tests.  The chain is open, so q and qd need not close the loop (q_n, qd_n unused).
 
     Examples
     --------
@@ -909,20 +1007,34 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     >>> tree_accelerations(fb, fb.q0, np.zeros(5)).shape
     (4,)
     """
-    q = _check_q(model, q)
-    qd = _check_q(model, qd, "qd")
+    where = "rcr.tree_accelerations"
+    _model(model, where)
+    q = _check_q(model, q, "q", where)
+    qd = _check_q(model, qd, "qd", where)
+    nb = model.n - 1
+    tau = np.zeros(nb) if tau is None else _check.vector(tau, nb, "tau", where=where,
+                                                         hint=f"{nb} joint forces, one per joint of the open chain")
     topo = topology(model, "acs")
     kin = _kinematics(model, topo, q, qd)
     I, F = _forces(model, topo, kin)
-    nb = model.n - 1
-    tau = np.zeros(nb) if tau is None else np.asarray(tau, float)
-    if tau.shape != (nb,):
-        raise ModelError(f"loop {model.name!r}: tau needs {nb} entries (one per tree joint), got {tau.shape}")
     nodes = list(range(nb))
     chain = _chain_inward(kin, topo, nodes, I, F, I[nb - 1], F[nb - 1], tau)     # eq. (10), (20)-(22)
     qdd = np.zeros(model.n)
     _chain_forward(kin, topo, nodes, *chain, np.zeros(3), qdd, [None] * model.n, tau)
     return qdd[:nb]
+
+
+def _closure(model, q) -> np.ndarray:
+    T = _node_frames(model, topology(model, "acs"), q)
+    Tn = T[-1]
+    return np.array([np.arctan2(Tn[1, 0], Tn[0, 0]), Tn[0, 2], Tn[1, 2]])
+
+
+def _closure_jacobian(model, q) -> np.ndarray:
+    topo = topology(model, "acs")
+    kin = _kinematics(model, topo, q, np.zeros(model.n))
+    xn = kin.x[-1]
+    return np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
 
 
 def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
@@ -937,15 +1049,12 @@ def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
            [1., 1.],
            [0., 0.]])
     """
-    q = _check_q(model, q)
-    topo = topology(model, "acs")
-    kin = _kinematics(model, topo, q, np.zeros(model.n))
-    xn = kin.x[-1]
-    return np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
+    _model(model, "rcr.closure_jacobian")
+    return _closure_jacobian(model, _check_q(model, q, "q", "rcr.closure_jacobian"))
 
 
 def selection_sigma(model: LoopMechanism, q, dependents) -> float:
-    """Smallest singular value of the closure Jacobian's columns of a dependent set.
+    """Smallest singular value of the closure Jacobian's columns of a dependent set, at any q.
 
     Zero means the set cannot be solved for (the RCR recursion would divide by zero in eq. 34).
 
@@ -955,41 +1064,40 @@ def selection_sigma(model: LoopMechanism, q, dependents) -> float:
     >>> selection_sigma(fb, fb.q0, ("q3", "q4", "q5")) < 1e-12, round(selection_sigma(fb, fb.q0, ("q2", "q3", "q5")), 4)
     (True, 0.2104)
     """
-    idx = _dep_indices(model, dependents)
-    return float(np.linalg.svd(closure_jacobian(model, q)[:, idx], compute_uv=False)[-1])
+    where = "rcr.selection_sigma"
+    _model(model, where)
+    q = _check_q(model, q, "q", where)
+    idx = _dep_indices(model, dependents, where)
+    if not idx:
+        raise ModelError(f"{where}: dependents is empty; give the dependent coordinates, e.g. {model.dependents}")
+    return float(np.linalg.svd(_closure_jacobian(model, q)[:, idx], compute_uv=False)[-1])
 
 
-def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1e-12,
-                     max_iter: int = 50) -> np.ndarray:
-    """Newton's method on the closure (eq. 23 at position level) for the dependent coordinates.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = five_bar(); q = fb.q0.copy(); q[0] += 0.05
-    >>> qc = solve_dependents(fb, q)
-    >>> float(np.abs(closure(fb, qc)).max()) < 1e-12, bool(qc[0] == q[0])
-    (True, True)
-    """
-    q = _check_q(model, q).copy()
-    idx = list(_dep_indices(model, model.dependents if dependents is None else dependents))
+def _solve_dependents(model, q, idx, tol: float = 1e-12, max_iter: int = 50) -> np.ndarray:
+    """Newton's method with backtracking on the closure for the coordinates ``idx`` (no input checks)."""
+    q = q.copy()
 
     def residual(qq):
-        r = closure(model, qq)
+        r = _closure(model, qq)
         r[0] = (r[0] + np.pi) % (2 * np.pi) - np.pi
         return r
+
+    def singular():
+        return SingularCoordinateSelectionError(
+            f"rcr.solve_dependents: loop {model.name!r}: the dependents {tuple(model.names[i] for i in idx)} cannot "
+            "be solved for here (singular closure Jacobian); choose another set (see rcr.selection_sigma)")
 
     r = residual(q)
     for _ in range(max_iter):
         if np.abs(r).max() < tol:
             return q
-        Jd = closure_jacobian(model, q)[:, idx]
+        Jd = _closure_jacobian(model, q)[:, idx]
         try:
             step = np.linalg.solve(Jd, r)
         except np.linalg.LinAlgError as exc:
-            raise SingularCoordinateSelectionError(
-                f"loop {model.name!r}: the dependents {tuple(model.names[i] for i in idx)} cannot be solved for "
-                "here (singular closure Jacobian); choose another set") from exc
+            raise singular() from exc
+        if not np.all(np.isfinite(step)):
+            raise singular()
         lam, r0 = 1.0, np.linalg.norm(r)
         while True:                                         # backtracking keeps Newton from jumping away
             trial = q.copy()
@@ -1001,24 +1109,41 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
         q, r = trial, rt
         if np.abs(step).max() < 1e-15 * (1.0 + np.abs(q[idx]).max()) and np.abs(r).max() < 1e3 * tol:
             return q
-    raise RFDAError(f"loop {model.name!r}: Newton's method did not close the loop in {max_iter} steps "
-                    f"(residual {np.abs(r).max():.1e}); these independent coordinates may admit no assembly: "
-                    "start nearer an assembled configuration such as model.q0")
+    raise RFDAError(f"rcr.solve_dependents: loop {model.name!r}: Newton's method did not close the loop in "
+                    f"{max_iter} steps (residual {np.abs(r).max():.1e}); these independent coordinates may "
+                    "admit no assembly: start nearer an assembled configuration such as model.q0")
 
 
-def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None) -> np.ndarray:
-    """qd with its dependent entries replaced by the velocity-level RCR, eq. (33) and (67)-(69).
+def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1e-12,
+                     max_iter: int = 50) -> np.ndarray:
+    """Newton's method on the closure (eq. 23 at position level) for the dependent coordinates.
+
+    The dependent entries of ``q`` are the starting guess: Newton converges to the assembly nearest
+    to it, so give the previous configuration's dependents to stay on one assembly branch.
 
     Examples
     --------
     >>> import numpy as np
-    >>> fb = five_bar(); qd = dependent_velocities(fb, fb.q0, [1.0, 0, 0, 0.5, 0])
-    >>> float(np.abs(closure_jacobian(fb, fb.q0) @ qd).max()) < 1e-12
-    True
+    >>> fb = five_bar(); q = fb.q0.copy(); q[0] += 0.05
+    >>> qc = solve_dependents(fb, q)
+    >>> float(np.abs(closure(fb, qc)).max()) < 1e-12, bool(qc[0] == q[0])
+    (True, True)
     """
-    q = _check_q(model, q)
-    qd = _check_q(model, qd, "qd").copy()
-    topo = topology(model, method, dependents)
+    where = "rcr.solve_dependents"
+    _model(model, where)
+    q = _check_q(model, q, "q", where)
+    idx = list(_dep_indices(model, model.dependents if dependents is None else dependents, where))
+    if len(idx) != model.m:
+        raise ModelError(f"{where}: {len(idx)} dependents given; the loop has m = {model.m} closure "
+                         f"constraints, so give exactly {model.m}, e.g. {model.dependents}")
+    tol = _check.scalar(tol, "tol", where=where, positive=True)
+    max_iter = _check.positive_int(max_iter, "max_iter", where=where)
+    return _solve_dependents(model, q, idx, tol, max_iter)
+
+
+def _dependent_velocities(model, topo, q, qd) -> np.ndarray:
+    """Eq. (33)/(69): qd's dependent entries from its independent ones (no input checks)."""
+    qd = qd.copy()
     for d in topo.deps:
         qd[d] = 0.0
     kin = _kinematics(model, topo, q, qd)
@@ -1042,8 +1167,36 @@ def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", de
     return qd
 
 
-def energy(model: LoopMechanism, q, qd) -> float:
+def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None,
+                         check: bool = True) -> np.ndarray:
+    """qd with its dependent entries replaced by the velocity-level RCR, eq. (33) and (67)-(69).
+
+    ``q`` must close the loop (closure residual within ``CLOSURE_TOL`` = 1e-6, else
+    :class:`~rfda_teach.errors.ConstraintViolationError`; ``check=False`` skips this O(n) check);
+    the dependent entries of ``qd`` are ignored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); qd = dependent_velocities(fb, fb.q0, [1.0, 0, 0, 0.5, 0])
+    >>> float(np.abs(closure_jacobian(fb, fb.q0) @ qd).max()) < 1e-12
+    True
+    """
+    where = "rcr.dependent_velocities"
+    _model(model, where)
+    q = _check_q(model, q, "q", where)
+    qd = _check_q(model, qd, "qd", where)
+    topo = topology(model, method, dependents)
+    if _flag(check, "check", where):
+        _consistent(model, q, where=where)
+    return _dependent_velocities(model, topo, q, qd)
+
+
+def energy(model: LoopMechanism, q, qd, *, check: bool = True) -> float:
     """Total energy T + V: sum of 1/2 V^T I V and m g h over the bodies.
+
+    (q, qd) must close the loop (tolerance ``CLOSURE_TOL`` = 1e-6 as in :func:`accelerations`, else
+    :class:`~rfda_teach.errors.ConstraintViolationError`); ``check=False`` skips the check.
 
     Examples
     --------
@@ -1051,8 +1204,9 @@ def energy(model: LoopMechanism, q, qd) -> float:
     >>> fb = five_bar(); round(energy(fb, fb.q0, np.zeros(5)), 6)
     3.039238
     """
-    q = _check_q(model, q)
-    qd = _check_q(model, qd, "qd")
+    where = "rcr.energy"
+    _model(model, where)
+    q, qd = _check_state(model, q, qd, where, check)
     topo = topology(model, "acs")
     kin = _kinematics(model, topo, q, qd)
     E = 0.0
@@ -1086,61 +1240,79 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
              n_out: int = 301, rtol: float = 1e-11, atol: float = 1e-11) -> RCRResult:
     """Integrate the mechanism from (model.q0, qd0) (rest by default) with one of the methods.
 
-    ``"acs"``, ``"gcl"`` and ``"rcr"`` integrate the independent coordinates and speeds only
-    (solve_ivp, DOP853); the dependent coordinates follow from the closure by Newton's method and
-    the dependent speeds from eq. (33), so the loop stays closed to the Newton tolerance.
-    ``"dae"`` integrates the stabilised Lagrange-multiplier DAE of :mod:`rfda_teach.loopref`.
-    ``"rcr"`` with a singular last-m selection raises :class:`SingularCoordinateSelectionError`.
+    ``"acs"``, ``"gcl"`` and ``"rcr"`` integrate the independent coordinates and speeds and, as a
+    running guess, the dependent coordinates (solve_ivp, DOP853); at every evaluation and every output
+    row the dependents are closed by Newton's method from that guess and the dependent speeds follow
+    from eq. (33), so the loop stays closed to the Newton tolerance and every row is the integrated
+    motion: q[0] is model.q0, each column is continuous in time (no jumps of 2 pi, no change of
+    assembly branch).  ``"dae"`` integrates the stabilised Lagrange-multiplier DAE of
+    :mod:`rfda_teach.loopref`.  ``"rcr"`` with a singular last-m selection raises
+    :class:`SingularCoordinateSelectionError`.
+
+    (model.q0, qd0) must close the loop (tolerance ``CLOSURE_TOL`` = 1e-6 as in :func:`accelerations`),
+    else :class:`~rfda_teach.errors.ConstraintViolationError`: make qd0 consistent with
+    :func:`dependent_velocities`.
 
     Examples
     --------
     >>> r = simulate(five_bar(), "acs", 0.1, n_out=3)
     >>> r.q.shape, r.dependents
     ((3, 5), ('q2', 'q3', 'q5'))
+    >>> bool((r.q[0] == five_bar().q0).all())
+    True
     """
-    t_final = float(t_final)
-    if not np.isfinite(t_final) or t_final <= 0:
-        raise ModelError(f"simulate: t_final = {t_final}; give a positive duration in seconds")
+    where = "rcr.simulate"
+    _model(model, where)
+    method = _check.choice(method, ("acs", "gcl", "rcr", "dae"), "method", where=where)
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
     n = model.n
-    qd0 = np.zeros(n) if qd0 is None else _check_q(model, qd0, "qd0")
+    qd0 = np.zeros(n) if qd0 is None else _check_q(model, qd0, "qd0", where)
+    try:
+        _consistent(model, model.q0, qd0, where=where)
+    except ConstraintViolationError as exc:
+        raise ConstraintViolationError(f"{exc} (the initial state is (model.q0, qd0))") from None
     if method == "dae":
+        if dependents is not None:
+            _dep_indices(model, dependents, where)
         from . import loopref
-        r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol)
-        cl = max(float(np.abs(closure(model, qi)).max()) for qi in r.q)
+        r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol, check=False)
+        cl = max(float(np.abs(_closure(model, qi)).max()) for qi in r.q)
         return RCRResult(r.t, r.q, r.qd, "dae", (), cl)
     topo = topology(model, method, dependents)
     deps = list(topo.deps)
-    dep_names = tuple(model.names[d] for d in deps)
     ind = [k for k in range(n) if k not in deps]
-    q_start = solve_dependents(model, model.q0, dependents=dep_names)
-    qd_start = dependent_velocities(model, q_start, qd0, method=method, dependents=dependents)
+    ni = len(ind)
+    q_start = _solve_dependents(model, model.q0, deps)
+    qd_start = _dependent_velocities(model, topo, q_start, qd0)
     _solve(model, topo, q_start, qd_start)          # raises early for a singular selection
-    guess = {"q": q_start.copy()}
 
     def full_state(x):
-        q = guess["q"].copy()
-        q[ind] = x[:len(ind)]
-        q = solve_dependents(model, q, dependents=dep_names)
-        guess["q"] = q
+        q = np.empty(n)
+        q[ind] = x[:ni]
+        q[deps] = x[2 * ni:]                        # the integrated dependents: Newton's starting guess
+        q = _solve_dependents(model, q, deps)
         qd = np.zeros(n)
-        qd[ind] = x[len(ind):]
-        qd = dependent_velocities(model, q, qd, method=method, dependents=dependents)
-        return q, qd
+        qd[ind] = x[ni:2 * ni]
+        return q, _dependent_velocities(model, topo, q, qd)
 
     def rhs(t, x):
         q, qd = full_state(x)
         qdd = _solve(model, topo, q, qd)[0]
-        return np.concatenate([qd[ind], qdd[ind]])
+        return np.concatenate([qd[ind], qdd[ind], qd[deps]])
 
     t_eval = np.linspace(0.0, t_final, n_out)
-    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q_start[ind], qd_start[ind]]),
-                                    method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol)
+    x0 = np.concatenate([q_start[ind], qd_start[ind], q_start[deps]])
+    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0, method="DOP853", t_eval=t_eval, rtol=rtol,
+                                    atol=atol)
     if not sol.success:
-        raise RFDAError(f"simulate({model.name!r}, {method!r}): the integrator stopped: {sol.message}")
+        raise RFDAError(f"{where}({model.name!r}, {method!r}): the integrator stopped: {sol.message}")
     Q, QD = np.zeros((len(sol.t), n)), np.zeros((len(sol.t), n))
     for i in range(len(sol.t)):
         Q[i], QD[i] = full_state(sol.y[:, i])
-    cl = max(float(np.abs(closure(model, qi)).max()) for qi in Q)
+    cl = max(float(np.abs(_closure(model, qi)).max()) for qi in Q)
     return RCRResult(sol.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
 
 
@@ -1164,13 +1336,39 @@ class LoopSeries:
     name: str = "loop series"
 
     def __post_init__(self):
-        if len(self.attach) != len(self.loops) - 1:
-            raise ModelError(f"{self.name!r}: {len(self.loops)} loops need {len(self.loops) - 1} attachments")
-        for j, (i, b) in enumerate(self.attach, start=1):
+        _check.instance(self.name, str, "name", where="rcr.LoopSeries", hint="give the series a name")
+        where = f"rcr.LoopSeries {self.name!r}"
+        loops, attach = self.loops, self.attach
+        for nm, x in (("loops", loops), ("attach", attach)):
+            if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)):
+                raise ModelError(f"{where}: {nm} must be a tuple, got {type(x).__name__}; give loops as a tuple of "
+                                 "rcr.LoopMechanism and attach as a tuple of (loop, body) pairs")
+        if not loops:
+            raise ModelError(f"{where}: loops is empty; give at least one rcr.LoopMechanism")
+        for j, L in enumerate(loops):
+            _check.instance(L, LoopMechanism, f"loops[{j}]", where=where, hint="every loop is a rcr.LoopMechanism")
+        if len(attach) != len(loops) - 1:
+            raise ModelError(f"{where}: {len(loops)} loops need {len(loops) - 1} attachments, got {len(attach)}")
+        pairs = []
+        for j, ab in enumerate(attach, start=1):
+            ok = isinstance(ab, (tuple, list)) and len(ab) == 2 and all(
+                isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in ab)
+            if not ok:
+                raise ModelError(f"{where}: attach[{j - 1}] must be a pair of integers (loop, body), got {ab!r}")
+            i, b = int(ab[0]), int(ab[1])
             if not 0 <= i < j:
-                raise ModelError(f"{self.name!r}: loop {j} must be based on a body of an earlier loop, got loop {i}")
-            if not 1 <= b <= len(self.loops[i].bodies):
-                raise ModelError(f"{self.name!r}: loop {i} has no body {b}")
+                raise ModelError(f"{where}: loop {j} must be based on a body of an earlier loop, got loop {i}")
+            if not 1 <= b <= len(loops[i].bodies):
+                raise ModelError(f"{where}: loop {i} has no body {b} (attach[{j - 1}]); its bodies are "
+                                 f"1..{len(loops[i].bodies)}")
+            pairs.append((i, b))
+        g = loops[0].gravity
+        for j, L in enumerate(loops):
+            if not np.array_equal(L.gravity, g):
+                raise ModelError(f"{where}: loops[{j}] has gravity {L.gravity} but loops[0] has {g}; the loops of "
+                                 "one series share one gravity")
+        object.__setattr__(self, "loops", tuple(loops))
+        object.__setattr__(self, "attach", tuple(pairs))
 
 
 def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
@@ -1181,20 +1379,22 @@ def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
     >>> sum(l.n for l in loop_series(2).loops)
     8
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ModelError(f"loop_series: k = {k!r}; give a positive integer number of loops")
+    k = _check.positive_int(k, "k", where="rcr.loop_series")
+    gravity = _check.scalar(gravity, "gravity", where="rcr.loop_series")
     loops = tuple(four_bar(gravity=gravity) for _ in range(k))
     return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
 
 
-def series_accelerations(series: LoopSeries, qs, qds, *, tally=None) -> list:
+def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool = True) -> list:
     """qddot of every loop of a chain of coupled loops, O(n + m).
 
     Each loop is reduced by the generalized RCR with its base body as the moving root (eq. 47-64):
     outermost loop first, its reaction I_art A^0 - F_art is added to its base body, which then takes
     part in the next loop's reduction like any other body; a forward pass from the ground hands each
-    loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop;
-    ``tally`` (a :class:`rfda_teach.refpoint.Tally`) counts the scalar multiplications.
+    loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop, each loop
+    closed relative to its base body within ``CLOSURE_TOL`` = 1e-6 as in :func:`accelerations` (else
+    :class:`~rfda_teach.errors.ConstraintViolationError` naming the loop; ``check=False`` skips this
+    O(n) check); ``tally`` (a :class:`rfda_teach.refpoint.Tally`) counts the scalar multiplications.
 
     Examples
     --------
@@ -1203,13 +1403,17 @@ def series_accelerations(series: LoopSeries, qs, qds, *, tally=None) -> list:
     >>> [a.shape for a in series_accelerations(s, [l.q0 for l in s.loops], [np.zeros(4)] * 2)]
     [(4,), (4,)]
     """
+    where = "rcr.series_accelerations"
+    _series(series, where)
+    if tally is not None:
+        from .refpoint import Tally
+        _check.instance(tally, Tally, "tally", where=where, hint="give None or a rfda_teach.refpoint.Tally()")
+    qs, qds = _series_states(series, qs, qds, where, check)
     k = len(series.loops)
-    if len(qs) != k or len(qds) != k:
-        raise ModelError(f"{series.name!r}: give one q and one qd per loop ({k})")
     topos = [topology(L, "acs") for L in series.loops]
     kins = []
     for j, L in enumerate(series.loops):
-        q, qd = _check_q(L, qs[j]), _check_q(L, qds[j], "qd")
+        q, qd = qs[j], qds[j]
         root = None
         if j > 0:
             i, b = series.attach[j - 1]
@@ -1244,11 +1448,14 @@ def series_poses(series: LoopSeries, qs) -> list:
     >>> [p.shape for p in P]
     [(3, 3), (3, 3)]
     """
+    where = "rcr.series_poses"
+    _series(series, where)
+    qs, _ = _series_states(series, qs, None, where, None)
     frames, out = [], []
     for j, L in enumerate(series.loops):
         topo = topology(L, "acs")
         T0 = None if j == 0 else frames[series.attach[j - 1][0]][series.attach[j - 1][1] - 1]
-        T = _node_frames(L, topo, _check_q(L, qs[j]), T0)
+        T = _node_frames(L, topo, qs[j], T0)
         frames.append(T)
         out.append(np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T[:-1]]))
     return out
@@ -1270,9 +1477,14 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
     True
     """
     from .refpoint import Tally
+    where = "rcr.count_multiplications"
+    _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
+                    hint="give a loop such as rcr.loop_chain(8) or a series such as rcr.loop_series(3)")
+    by_step = _flag(by_step, "by_step", where)
     t = Tally()
     if isinstance(model, LoopSeries):
-        series_accelerations(model, [L.q0 for L in model.loops], [np.zeros(L.n) for L in model.loops], tally=t)
+        series_accelerations(model, [L.q0 for L in model.loops], [np.zeros(L.n) for L in model.loops], tally=t,
+                             check=False)
     else:
         _solve(model, topology(model, method, dependents), model.q0, np.zeros(model.n), t)
     return t if by_step else t.total
