@@ -51,6 +51,15 @@ class ConstraintViolationError(ModelError):
     """
 
 
+class IllConditionedError(RFDAError, ArithmeticError):
+    """A computation that is well posed in exact arithmetic broke down in
+    floating point (e.g. a Cholesky factor of M_hat_k at extreme mass ratios).
+
+    The message names the node, the condition estimate and a stable
+    alternative (e.g. ``form="featherstone"``).
+    """
+
+
 class RFDAWarning(UserWarning):
     """A result was computed but is poorly conditioned (e.g. the Lubich form at
     extreme mass ratios); the message names the cause and a stable alternative."""

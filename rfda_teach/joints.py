@@ -38,6 +38,7 @@ array([[-1. ,  0. ,  0. ],
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -47,7 +48,7 @@ from .bodies import KINDS, euler_params_to_matrix, ndim, nvel, planar_rotation, 
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
-           "random_joint_position"]
+           "random_joint_position", "position_residual"]
 
 _ALL = "all"
 
@@ -114,7 +115,7 @@ class Joint:
             v = np.eye(d) if v is None else np.asarray(v, dtype=float)
             if d == 2 and v.shape == ():
                 v = planar_rotation(float(v))
-            if v.shape != (d, d) or not np.all(np.isfinite(v)) or not np.allclose(v.T @ v, np.eye(d), atol=1e-9):
+            if v.shape != (d, d) or not np.isfinite(v).all() or np.abs(v.T @ v - np.eye(d)).max() > 1e-9:
                 raise ModelError(f"{where}: {name} must be an orthogonal {d}x{d} matrix (or an angle in 2-D)")
             if kind != "point2" and np.linalg.det(v) < 0:
                 raise ModelError(f"{where}: {name} is a reflection; a rotating body needs a proper rotation")
@@ -141,16 +142,31 @@ class Joint:
 
 def _rows(joint: Joint, kind: str, where: str):
     """Phi, world-flags of Phi rows, Psi for a joint (the jcalc table lookup)."""
+    if joint.type != "custom":
+        return _table_rows(joint.type)
+    return _check_rows(joint, kind, where)
+
+
+@functools.lru_cache(maxsize=None)
+def _table_rows(jtype: str):
+    """The rows of a table joint type, computed once per type (read-only arrays)."""
+    out = _check_rows(Joint.__new__(Joint), JOINT_TYPES[jtype][0], f"joint type {jtype!r}", jtype)
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def _check_rows(joint: Joint, kind: str, where: str, jtype: str = "custom"):
     nl, na = _twist_sizes(kind)
     dtw = nl + na
-    if joint.type == "custom":
+    if jtype == "custom":
         Phi = np.atleast_2d(np.asarray(joint.Phi if joint.Phi is not None else np.zeros((0, dtw)), float))
         Psi = np.atleast_2d(np.asarray(joint.Psi if joint.Psi is not None else np.zeros((0, dtw)), float))
         Phi = Phi.reshape(-1, dtw) if Phi.size else np.zeros((0, dtw))
         Psi = Psi.reshape(-1, dtw) if Psi.size else np.zeros((0, dtw))
         world = np.zeros(Phi.shape[0], bool)
     else:
-        _, lc, ac, lf, af, _ = JOINT_TYPES[joint.type]
+        _, lc, ac, lf, af, _ = JOINT_TYPES[jtype]
         rows, world = [], []
         for axes, off, n in ((lc, 0, nl), (ac, nl, na)):
             full = axes == _ALL
@@ -351,6 +367,47 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
         return np.array([r_k[0], r_k[1], np.arctan2(R_k[1, 0], R_k[0, 0])])
     from .bodies import matrix_to_euler_params
     return np.concatenate([r_k, matrix_to_euler_params(R_k)])
+
+
+def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+    """The violation of the joint's position constraint Phi_k(y_j, y_k) = 0 (eq. 1 before differentiation).
+
+    Returned in the parent joint frame: the constrained components of the
+    relative position of the joint points (metres), then, for constrained
+    rotations, the misalignment of the child joint frame (the constrained
+    entries of R_rel - I for a fully locked rotation, of z_child - z_parent for
+    a spatial revolute or prismatic axis; the wrapped relative angle in the
+    plane).  A custom joint has no position kinematics: an empty array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jt = Joint("revolute2d", parent_point=[1.0, 0.0], child_point=[-0.5, 0.0])
+    >>> y_k = joint_pose(jt, "planar", np.zeros(3), [0.3])
+    >>> float(np.abs(position_residual(jt, "planar", np.zeros(3), y_k)).max()) < 1e-12
+    True
+    >>> np.round(position_residual(jt, "planar", np.zeros(3), y_k + [0.0, 0.3, 0.0]), 12) + 0.0
+    array([0. , 0.3])
+    """
+    if joint.type == "custom":
+        return np.zeros(0)
+    nl = _twist_sizes(kind)[0]
+    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j)
+    r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
+    R_k = rotation(kind, y_k)
+    R_J = R_j @ joint.parent_frame
+    d = R_J.T @ (np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point)
+    _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
+    out = [d if lc == _ALL else d[list(lc)]]
+    if kind != "point2" and ac:
+        R_rel = R_J.T @ R_k @ joint.child_frame
+        if kind == "planar":
+            out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
+        elif ac == _ALL:
+            out.append((R_rel - np.eye(3)).ravel())
+        else:
+            out.append(R_rel[:, 2] - np.array([0.0, 0.0, 1.0]))
+    return np.concatenate([np.asarray(o, float).ravel() for o in out])
 
 
 def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:

@@ -29,10 +29,17 @@ import numpy as np
 
 from . import bodies as _b
 from . import joints as _j
-from .errors import ModelError
+from . import _check
+from .errors import ConstraintViolationError, ModelError
 from .tree import Topology
 
-__all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices"]
+__all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
+           "POSITION_TOL", "VELOCITY_TOL"]
+
+#: a state is consistent when every joint's position residual is below POSITION_TOL (metres or
+#: radians) and its velocity residual |G_k ydot_k + Q_k ydot_j| below VELOCITY_TOL (1 + |ydot|_max)
+POSITION_TOL = 1e-6
+VELOCITY_TOL = 1e-6
 
 
 class State(NamedTuple):
@@ -171,8 +178,10 @@ def check_state(system: System, state) -> State:
         y, yd = state
     except (TypeError, ValueError) as exc:
         raise ModelError("state must be a pair (y, ydot) of arrays, e.g. rfda_teach.system.State(y, yd)") from exc
-    y = np.asarray(y, dtype=float)
-    yd = np.asarray(yd, dtype=float)
+    if not isinstance(system, System):
+        raise ModelError(f"system must be a rfda_teach.system.System, got {type(system).__name__}")
+    y = _check._array(y, "state.y", "")
+    yd = _check._array(yd, "state.yd", "")
     if y.shape != (system.n_pos,):
         raise ModelError(f"state.y has shape {y.shape}; system {system.name!r} needs ({system.n_pos},)")
     if yd.shape != (system.n_vel,):
@@ -187,6 +196,9 @@ def check_state(system: System, state) -> State:
     if system.kind == "spatial":
         for i, s in enumerate(system.pos_slices):
             e = y[s][3:7]
+            if not np.any(e):
+                raise ModelError(f"body {i}: Euler parameters are all zero (state.y[{s.start + 3}:{s.stop}]); "
+                                 "they must have unit norm, e.g. (1, 0, 0, 0) for no rotation")
             if abs(np.linalg.norm(e) - 1.0) > _b.EULER_TOL:
                 raise ModelError(f"body {i}: Euler parameters {np.round(e, 6)} have norm {np.linalg.norm(e):.8f}, "
                                  f"not 1 (tolerance {_b.EULER_TOL}); normalise them (e / |e|)")
@@ -204,15 +216,69 @@ class Terms(NamedTuple):
 def _vector(system: System, x, n: int, what: str) -> np.ndarray:
     if x is None:
         return np.zeros(n)
-    x = np.asarray(x, dtype=float)
-    if x.shape != (n,):
-        raise ModelError(f"{what} has shape {x.shape}; system {system.name!r} needs ({n},)")
-    if not np.all(np.isfinite(x)):
-        raise ModelError(f"{what} contains NaN or inf")
-    return x
+    return _check.vector(x, n, what, where=f"system {system.name!r}")
 
 
-def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Terms:
+def _joint_name(system: System, k: int) -> str:
+    nm = system.joints[k].name
+    return f"joint {k}" + (f" ({nm!r})" if nm and nm != f"joint {k}" else "")
+
+
+def _position_ok(system: System, k: int, y_j, y_k) -> None:
+    r = _j.position_residual(system.joints[k], system.kind, y_j, y_k)
+    if r.size and np.linalg.norm(r) > POSITION_TOL:
+        raise ConstraintViolationError(
+            f"system {system.name!r}: the state violates {_joint_name(system, k)}: position residual "
+            f"{np.linalg.norm(r):.3g} > {POSITION_TOL:g} (body {k} is off its joint with body "
+            f"{system.parents[k]}); build consistent states with models.state_from_joints or "
+            "models.random_state, or pass check=False to skip this check")
+
+
+def _velocity_ok(system: System, k: int, tk, yd) -> None:
+    j = system.parents[k]
+    r = tk.G @ yd[system.vel_slices[k]] - tk.nu
+    if j >= 0:
+        r = r + tk.Q @ yd[system.vel_slices[j]]
+    tol = VELOCITY_TOL * (1.0 + float(np.abs(yd).max()))
+    if r.size and np.abs(r).max() > tol:
+        raise ConstraintViolationError(
+            f"system {system.name!r}: the velocities violate {_joint_name(system, k)}: "
+            f"|G_k ydot_k + Q_k ydot_j| = {np.abs(r).max():.3g} > {tol:.3g}; build consistent states with "
+            "models.state_from_joints or models.random_state, or pass check=False to skip this check")
+
+
+def check_consistency(system: System, state) -> State:
+    """Raise :class:`~rfda_teach.errors.ConstraintViolationError` unless the state satisfies every joint.
+
+    Positions: the residual of each joint's position constraint (eq. 1 before
+    differentiation, :func:`rfda_teach.joints.position_residual`) must be at
+    most :data:`POSITION_TOL`; velocities: |G_k ydot_k + Q_k ydot_j - nu_k|
+    (eq. 1) at most :data:`VELOCITY_TOL` (1 + max |ydot|).  O(n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.planar_revolute_pair(); st = models.random_state(sys, seed=0)
+    >>> check_consistency(sys, st).y.shape
+    (6,)
+    >>> y = st.y.copy(); y[4] += 0.3                # body 1, 0.3 m off its pin
+    >>> check_consistency(sys, (y, st.yd))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ConstraintViolationError: system 'planar revolute pair (Fig. 3)': the state violates joint 1 ('revolute k'): position residual 0.3 > 1e-06 (body 1 is off its joint with body 0); ...
+    """
+    y, yd = check_state(system, state)
+    ps, vs = system.pos_slices, system.vel_slices
+    for k, joint in enumerate(system.joints):
+        j = system.parents[k]
+        yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
+        _position_ok(system, k, yj, y[ps[k]])
+        _velocity_ok(system, k, _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]]), yd)
+    return State(y, yd)
+
+
+def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check: bool = True) -> Terms:
     """M_i, f_i (eq. 6) and the joint rows (eq. 1-3, 59) for every body and joint.
 
     ``tau`` are joint forces/torques (length ``system.n_dof``, joint order),
@@ -228,6 +294,7 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Ter
     (array([[1., 0.]]), array([ 1.  , -9.81]))
     """
     y, yd = check_state(system, state)
+    _check.time(t, "t")
     tau = _vector(system, tau, system.n_dof, "tau")
     f_ext = _vector(system, f_ext, system.n_vel, "f_ext")
     ps, vs, ds = system.pos_slices, system.vel_slices, system.dof_slices
@@ -240,6 +307,9 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None) -> Ter
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
         tk = _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
         jt.append(tk)
+        if check:
+            _velocity_ok(system, k, tk, yd)
+            _position_ok(system, k, yj, y[ps[k]])
         tau_k = tau[ds[k]]
         if tau_k.size:
             f[k] = f[k] + tk.G_d.T @ tau_k

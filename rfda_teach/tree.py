@@ -31,8 +31,11 @@ __all__ = ["Topology", "validate_parents"]
 def validate_parents(parents) -> tuple[int, ...]:
     """Check a parent array and return it as a tuple of ints.
 
-    Raises :class:`~rfda_teach.errors.TopologyError` for a non-integer entry,
-    an unknown parent, no root or several roots, a self-loop, or a cycle.
+    Several bodies may hang from the ground (parent -1): the tree is then a
+    forest, as for a fixed-base robot with two arms on its base.  Raises
+    :class:`~rfda_teach.errors.TopologyError` for a non-integer entry, an
+    unknown parent, no root, a self-loop, or a cycle.  Runs in O(n): every
+    body is walked up towards the ground once.
 
 
     Examples
@@ -42,12 +45,14 @@ def validate_parents(parents) -> tuple[int, ...]:
     >>> validate_parents([-1, 2, 1])
     Traceback (most recent call last):
     ...
-    rfda_teach.errors.TopologyError: bodies 1, 2 form a cycle (1 -> 2 -> 1) and never reach the root; give one of them a parent on the path to the root
+    rfda_teach.errors.TopologyError: bodies 1, 2 form a cycle (1 -> 2 -> 1) and never reach the ground; give one of them a parent on the path to a root (parent -1)
     """
     try:
         seq = list(parents)
     except TypeError as exc:
         raise TopologyError(f"parent array must be a sequence of ints, got {parents!r}") from exc
+    if isinstance(parents, (str, bytes)):
+        raise TopologyError(f"parent array must be a sequence of ints, got the string {parents!r}")
     n = len(seq)
     if n == 0:
         raise TopologyError("parent array is empty; a tree needs at least one body (parent -1 = ground)")
@@ -62,36 +67,40 @@ def validate_parents(parents) -> tuple[int, ...]:
         if p == i:
             raise TopologyError(f"body {i} is its own parent; give it another parent or -1 for the ground")
         out.append(p)
-    roots = [i for i, p in enumerate(out) if p == -1]
-    if not roots:
-        raise TopologyError("no root: no body has parent -1; attach exactly one body to the ground")
-    if len(roots) > 1:
-        raise TopologyError(
-            f"several roots: bodies {roots} all have parent -1; a tree has one root, "
-            "attach the others to a body (or add a common base body)")
-    for i in range(n):
-        seen = [i]
-        j = out[i]
-        while j != -1:
-            if j in seen:
-                cyc = seen[seen.index(j):]
-                path = " -> ".join(str(c) for c in cyc + [j])
-                raise TopologyError(
-                    f"bodies {', '.join(str(c) for c in sorted(cyc))} form a cycle ({path}) and never "
-                    "reach the root; give one of them a parent on the path to the root")
-            seen.append(j)
+    if -1 not in out:
+        raise TopologyError("no root: no body has parent -1; attach at least one body to the ground")
+    state = [0] * n                     # 0 unseen, 1 on the current path, 2 known to reach the ground
+    for i in range(n):                  # every body is walked once: O(n)
+        path, j = [], i
+        while j != -1 and state[j] == 0:
+            state[j] = 1
+            path.append(j)
             j = out[j]
+        if j != -1 and state[j] == 1:   # walked back onto the current path: a cycle
+            cyc = path[path.index(j):]
+            chain = " -> ".join(str(c) for c in cyc + [j])
+            raise TopologyError(
+                f"bodies {', '.join(str(c) for c in sorted(cyc))} form a cycle ({chain}) and never "
+                "reach the ground; give one of them a parent on the path to a root (parent -1)")
+        for k in path:
+            state[k] = 2
     return tuple(out)
 
 
 @dataclass(frozen=True, eq=False)
 class Topology:
-    """A validated rooted tree: parent array, children, descendants, sweep order."""
+    """A validated tree (or forest): parent array, children, descendants, sweep order.
+
+    ``roots`` are the bodies attached to the ground (parent -1), ascending;
+    ``root`` is the first of them.  ``order`` visits every root's subtree in
+    turn, each parent before its children (preorder), so a root-to-leaves
+    sweep runs over ``order`` and a leaves-to-root sweep over its reverse.
+    """
 
     parents: tuple[int, ...]
-    root: int
+    roots: tuple[int, ...]
     _children: tuple[tuple[int, ...], ...]
-    order: tuple[int, ...]  # root first; every parent before its children (preorder)
+    order: tuple[int, ...]  # roots' subtrees in turn; every parent before its children (preorder)
 
     @classmethod
     def from_parents(cls, parents) -> "Topology":
@@ -102,13 +111,18 @@ class Topology:
         for i, p in enumerate(par):
             if p >= 0:
                 children[p].append(i)
-        root = par.index(-1)
-        order, stack = [], [root]
+        roots = tuple(i for i, p in enumerate(par) if p == -1)
+        order, stack = [], list(reversed(roots))
         while stack:
             i = stack.pop()
             order.append(i)
-            stack.extend(sorted(children[i], reverse=True))
-        return cls(par, root, tuple(tuple(c) for c in children), tuple(order))
+            stack.extend(reversed(children[i]))     # children are ascending already
+        return cls(par, roots, tuple(tuple(c) for c in children), tuple(order))
+
+    @property
+    def root(self) -> int:
+        """The first body attached to the ground (the only one for a single tree)."""
+        return self.roots[0]
 
     @property
     def n(self) -> int:
@@ -131,6 +145,13 @@ class Topology:
         if not 1 <= p <= len(ch):
             raise TopologyError(f"node {i} has {len(ch)} children; g({i}, {p}) needs 1 <= p <= {len(ch)}")
         return ch[p - 1]
+
+    def require_single_root(self, what: str = "this method") -> None:
+        """Raise TopologyError unless exactly one body hangs from the ground."""
+        if len(self.roots) > 1:
+            raise TopologyError(
+                f"{what} needs a single root, but bodies {list(self.roots)} all have parent -1; "
+                "attach the others to a body (or add a common base body)")
 
     def descendants(self, i: int) -> tuple[int, ...]:
         """All descendants of node i in ascending order (footnote 6 of the paper)."""

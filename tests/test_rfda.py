@@ -70,5 +70,5 @@ def test_bad_form_and_bad_tau():
     s = models.random_state(sys_, seed=0)
     with pytest.raises(ModelError, match="form='aba' is not known"):
         rfda.forward_dynamics(sys_, s, form="aba")
-    with pytest.raises(ModelError, match=r"tau has shape \(2,\); system .* needs \(4,\)"):
+    with pytest.raises(ModelError, match=r"tau has shape \(2,\); it must be \(4,\)"):
         rfda.forward_dynamics(sys_, s, tau=[1.0, 2.0])

@@ -28,7 +28,6 @@ def test_order_parent_first_for_unsorted_numbering():
 
 @pytest.mark.parametrize("parents, msg", [
     ([-1, 2, 1], r"bodies 1, 2 form a cycle"),
-    ([-1, -1, 0], r"several roots: bodies \[0, 1\]"),
     ([-1, 5], r"body 1 has unknown parent 5"),
     ([1, 0], r"no root"),
     ([-1, 1], r"body 1 is its own parent"),
@@ -48,3 +47,17 @@ def test_bad_node_queries():
         t.g(0, 2)
     with pytest.raises(TopologyError, match=r"h\(1, 1\)"):
         t.h(1, 1)
+
+
+def test_several_roots_make_a_forest():
+    t = Topology.from_parents([-1, -1, 0, 1, 1])
+    assert t.roots == (0, 1) and t.root == 0
+    assert t.order == (0, 2, 1, 3, 4)
+    assert t.children(1) == (3, 4) and t.depth(4) == 2
+    with pytest.raises(TopologyError, match=r"needs a single root, but bodies \[0, 1\]"):
+        t.require_single_root("the test")
+
+
+def test_long_cycle_is_named():
+    with pytest.raises(TopologyError, match=r"cycle \(1 -> 2 -> 3 -> 1\)"):
+        Topology.from_parents([-1, 3, 1, 2])
