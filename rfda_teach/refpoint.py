@@ -49,18 +49,31 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
+from . import _check
 from .bodies import frame_with_z, skew
-from .errors import ConstraintRankError, ModelError, RFDAError, TopologyError
+from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
+from .kane import _inertia
 from .tree import Topology
 
 __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
            "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
            "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
-           "HARDPOINTS", "road_bump"]
+           "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL"]
 
 POINTS = ("centroid", "joint", "origin")
 _E = np.eye(3)
+
+#: largest accepted closure residual of a cut joint at entry of :func:`solve`, :func:`forward_dynamics`
+#: and :func:`simulate`, in the units of each basic constraint: metres for "s" and "d2", m^2 for "ss",
+#: the cosine of the angle for "d1" (absolute)
+POSITION_TOL = 1e-6
+
+#: largest accepted rate of a cut-joint residual at entry, relative: |Phi_q qdot| <= VELOCITY_TOL (1 + max |qdot|)
+VELOCITY_TOL = 1e-6
+
+#: tolerance on the norm of the unit vectors ua, ub of "d1" and "d2" cut joints
+UNIT_TOL = 1e-6
 
 
 # ----------------------------------------------------------------------------- counted arithmetic
@@ -81,6 +94,11 @@ class Tally:
 
     counts: Counter = field(default_factory=Counter)
     step: str = "other"
+
+    def __post_init__(self):
+        _check.instance(self.counts, Counter, "counts", where="refpoint.Tally",
+                        hint="leave it out (a new Tally starts from an empty collections.Counter)")
+        _check.instance(self.step, str, "step", where="refpoint.Tally", hint="name the step, e.g. 'kinematics'")
 
     @property
     def total(self) -> int:
@@ -129,16 +147,7 @@ class Tally:
                                       "dependent or a body has no inertia in a free direction") from None
 
     def solve(self, fac, B):
-        """Forward and back substitution for every column of B: n^2 per column.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> car = quarter_car()
-    >>> s = solve(car, car.q0, np.zeros(10), "joint")
-    >>> s.qdd.shape, s.lam.shape, len(s.Yd)
-    ((10,), (9,), 5)
-    """
+        """Forward and back substitution for every column of B: n^2 per column."""
         n = fac[0].shape[0]
         B = np.asarray(B)
         self.add(n * n * (B.shape[1] if B.ndim == 2 else 1))
@@ -168,6 +177,21 @@ def joint_rotation(axes: str, q) -> np.ndarray:
     >>> np.round(joint_rotation("z", [np.pi / 2]) @ [1.0, 0, 0], 12) + 0.0
     array([0., 1., 0.])
     """
+    axes = _axes(axes, "axes", where="refpoint.joint_rotation")
+    q = _check.vector(q, len(axes), "q", where="refpoint.joint_rotation", hint=f"one angle per axis of {axes!r}")
+    return _joint_rotation(axes, q)
+
+
+def _axes(axes, what: str, *, where: str) -> str:
+    """1 to 3 letters of 'xyz', no letter twice in a row (two equal successive axes are one axis)."""
+    _check.instance(axes, str, what, where=where, hint="e.g. 'z' (revolute), 'xy' (universal), 'xyz' (spherical)")
+    if not set(axes) <= set("xyz") or not 1 <= len(axes) <= 3 or any(a == b for a, b in zip(axes, axes[1:])):
+        raise ModelError(f"{where}: {what}={axes!r}; use 1 to 3 letters of 'xyz', no letter twice in a row, "
+                         "e.g. 'z' (revolute), 'xy' (universal), 'xyz' (spherical)")
+    return axes
+
+
+def _joint_rotation(axes: str, q) -> np.ndarray:
     R = np.eye(3)
     for a, qi in zip(axes, q):
         R = R @ _rot(a, qi)
@@ -190,6 +214,15 @@ def Bw_local(axes: str, q, qd=None):
     >>> Bd                                  # the second axis swings with the first rotation
     array([0., 0., 1.])
     """
+    where = "refpoint.Bw_local"
+    axes = _axes(axes, "axes", where=where)
+    q = _check.vector(q, len(axes), "q", where=where, hint=f"one angle per axis of {axes!r}")
+    if qd is not None:
+        qd = _check.vector(qd, len(axes), "qd", where=where, hint=f"one rate per axis of {axes!r}")
+    return _Bw_local(axes, q, qd)
+
+
+def _Bw_local(axes: str, q, qd=None):
     n = len(axes)
     B = np.zeros((3, n))
     R = np.eye(3)
@@ -227,6 +260,26 @@ class RBody:
     rho: np.ndarray
     J: np.ndarray
 
+    def __post_init__(self):
+        where = "refpoint.RBody"
+        _check.instance(self.name, str, "name", where=where, hint="give the body a name, e.g. 'lower arm'")
+        where = f"refpoint.RBody {self.name!r}"
+        _set(self, "parent", _check.positive_int(self.parent, "parent", where=where, minimum=-1))
+        _set(self, "s", _check.vector(self.s, 3, "s", where=where, hint="the joint point in the parent's frame"))
+        _set(self, "C", _check.matrix(self.C, (3, 3), "C", where=where, orthogonal=True))
+        _axes(self.axes, "axes", where=where)
+        _set(self, "mass", _check.scalar(self.mass, "mass", where=where, positive=True))
+        _set(self, "rho", _check.vector(self.rho, 3, "rho", where=where, hint="the centroid in {O_j}"))
+        _set(self, "J", _inertia(self.J, "J (central inertia)", where=where))
+
+
+def _set(obj, name, value):
+    object.__setattr__(obj, name, value)
+
+
+def _body_index(v, what: str, where: str) -> int:
+    return _check.positive_int(v, what, where=where, minimum=-1)
+
 
 @dataclass(frozen=True, eq=False)
 class CutJoint:
@@ -247,6 +300,27 @@ class CutJoint:
     length: float = 0.0
     name: str = ""
 
+    def __post_init__(self):
+        where = "refpoint.CutJoint"
+        _check.instance(self.name, str, "name", where=where)
+        if self.name:
+            where = f"refpoint.CutJoint {self.name!r}"
+        _check.choice(self.kind, ("s", "ss", "d1", "d2"), "kind", where=where)
+        a = _body_index(self.a, "a", where)
+        b = _body_index(self.b, "b", where)
+        if a == b:
+            raise ModelError(f"{where}: a = b = {a}; a cut joint connects two different bodies (-1: chassis)")
+        _set(self, "a", a)
+        _set(self, "b", b)
+        for k in ("pa", "pb", "ua", "ub"):
+            _set(self, k, _check.vector(getattr(self, k), 3, k, where=where))
+        for k in (("ua", "ub") if self.kind == "d1" else ("ua",) if self.kind == "d2" else ()):
+            n = float(np.linalg.norm(getattr(self, k)))
+            if abs(n - 1) > UNIT_TOL:
+                raise ModelError(f"{where}: {k} has norm {n:.6g}; a {self.kind!r} constraint needs a unit vector "
+                                 "(divide it by its norm)")
+        _set(self, "length", _check.scalar(self.length, "length", where=where, nonneg=True))
+
     @property
     def m(self) -> int:
         """Number of constraint rows."""
@@ -265,6 +339,20 @@ class SpringDamper:
     k: float
     c: float
     L0: float
+
+    def __post_init__(self):
+        where = "refpoint.SpringDamper"
+        a = _body_index(self.a, "a", where)
+        b = _body_index(self.b, "b", where)
+        if a == b:
+            raise ModelError(f"{where}: a = b = {a}; a spring-damper connects two different bodies (-1: chassis)")
+        _set(self, "a", a)
+        _set(self, "b", b)
+        _set(self, "pa", _check.vector(self.pa, 3, "pa", where=where))
+        _set(self, "pb", _check.vector(self.pb, 3, "pb", where=where))
+        _set(self, "k", _check.scalar(self.k, "k (stiffness, N/m)", where=where, nonneg=True))
+        _set(self, "c", _check.scalar(self.c, "c (damping, N s/m)", where=where, nonneg=True))
+        _set(self, "L0", _check.scalar(self.L0, "L0 (free length, m)", where=where, nonneg=True))
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,26 +375,52 @@ class Model:
     qslices: tuple = field(init=False, repr=False)
 
     def __post_init__(self):
+        where = "refpoint.Model"
+        for k, cls in (("bodies", RBody), ("cuts", CutJoint), ("springs", SpringDamper)):
+            v = getattr(self, k)
+            if v is None or isinstance(v, (str, bytes, dict)) or not hasattr(v, "__iter__"):
+                raise ModelError(f"{where}: {k} must be a tuple of {cls.__name__}, got {v!r}")
+            v = tuple(v)
+            for i, e in enumerate(v):
+                _check.instance(e, cls, f"{k}[{i}]", where=where, hint=f"build it with refpoint.{cls.__name__}(...)")
+            _set(self, k, v)
+        if not self.bodies:
+            raise ModelError(f"{where}: bodies is empty; a model needs at least one moving body")
+        n = len(self.bodies)
         parents = [b.parent for b in self.bodies]
+        for j, p in enumerate(parents):
+            if p >= n:
+                raise TopologyError(f"body {j} ({self.bodies[j].name}) has parent {p}, but the model has bodies "
+                                    f"0..{n - 1}; use -1 for the chassis")
         topo = Topology.from_parents(_virtual_root(parents))
         for j, p in enumerate(parents):
             if p >= j:
                 raise TopologyError(f"body {j} ({self.bodies[j].name}) is numbered lower than its parent {p}; "
                                     "number the spanning tree outward from the chassis")
-        for b in self.bodies:
-            if not b.mass > 0 or np.linalg.eigvalsh(b.J).min() <= 0:
-                raise ModelError(f"body {b.name!r}: mass must be > 0 and inertia positive definite")
-            if not set(b.axes) <= set("xyz") or not 1 <= len(b.axes) <= 3:
-                raise ModelError(f"body {b.name!r}: joint axes {b.axes!r}; use 1 to 3 letters of 'xyz'")
+        for kind, items in (("cuts", self.cuts), ("springs", self.springs)):
+            for i, c in enumerate(items):
+                for end in ("a", "b"):
+                    if getattr(c, end) >= n:
+                        raise ModelError(f"{where}: {kind}[{i}].{end} = {getattr(c, end)}, but the model has "
+                                         f"bodies 0..{n - 1}; use -1 for the chassis")
+        _set(self, "gravity", _check.vector(self.gravity, 3, "gravity", where=where,
+                                            hint="world components, e.g. (0, 0, -9.81)"))
+        _set(self, "tire_body", _body_index(self.tire_body, "tire_body", where))
+        if self.tire_body >= n:
+            raise ModelError(f"{where}: tire_body = {self.tire_body}, but the model has bodies 0..{n - 1}; "
+                             "use -1 for no tyre")
+        _set(self, "tire_k", _check.scalar(self.tire_k, "tire_k (tyre stiffness, N/m)", where=where, nonneg=True))
+        _set(self, "tire_r", _check.scalar(self.tire_r, "tire_r (tyre radius, m)", where=where, nonneg=True))
+        _road(self.road, where)
+        _check.instance(self.name, str, "name", where=where)
         sl, s = [], 0
         for b in self.bodies:
             sl.append(slice(s, s + len(b.axes)))
             s += len(b.axes)
         object.__setattr__(self, "topology", topo)
         object.__setattr__(self, "qslices", tuple(sl))
-        object.__setattr__(self, "q0", np.asarray(self.q0, float))
-        if self.q0.shape != (s,):
-            raise ModelError(f"q0 has shape {self.q0.shape}; the tree has {s} joint coordinates")
+        object.__setattr__(self, "q0", _check.vector(self.q0, s, "q0", where=where,
+                                                     hint=f"the tree has {s} joint coordinates"))
 
     @property
     def n(self) -> int:
@@ -322,6 +436,22 @@ class Model:
     def m(self) -> int:
         """Cut-joint constraints."""
         return sum(c.m for c in self.cuts)
+
+
+def _road(road, where: str):
+    if road is not None and not callable(road):
+        raise ModelError(f"{where}: road must be None (flat) or a function of time t returning the road height "
+                         f"in metres, e.g. refpoint.road_bump(); got {road!r}")
+    return road
+
+
+def _model(model, where: str) -> Model:
+    return _check.instance(model, Model, "model", where=where,
+                           hint="build one with refpoint.Model(...) or refpoint.quarter_car()")
+
+
+def _q(model: Model, q, what: str, where: str) -> np.ndarray:
+    return _check.vector(q, model.nq, what, where=where, hint=f"the model has {model.nq} joint coordinates")
 
 
 def _virtual_root(parents):
@@ -361,9 +491,27 @@ def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None
     >>> np.round(k.rc[1], 3)              # the wheel centre at its design position
     array([0.  , 0.75, 0.3 ])
     """
+    where = "refpoint.kinematics"
+    q, qd, point = _inputs(model, q, qd, point, where)
+    return _kinematics(model, q, qd, point, _tally(tally, where))
+
+
+def _tally(tally, where: str):
+    if tally is None:
+        return Tally()
+    return _check.instance(tally, Tally, "tally", where=where, hint="pass refpoint.Tally() or leave it out")
+
+
+def _inputs(model, q, qd, point, where: str):
+    """The model, q and qd (finite, nq each) and the reference point, checked."""
+    _model(model, where)
+    point = _check.choice(point, POINTS, "point", where=where)
+    return _q(model, q, "q", where), _q(model, qd, "qd", where), point
+
+
+def _kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None = None) -> Kin:
     t = tally or Tally()
     t.step = "kinematics"
-    _check(model, q, qd, point)
     n = model.n
     out = Kin(*[[None] * n for _ in range(11)])
     for j, b in enumerate(model.bodies):
@@ -371,13 +519,13 @@ def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None
         qj, qdj = q[model.qslices[j]], qd[model.qslices[j]]
         Ai = _E if i < 0 else out.A[i]
         AiC = t.mm(Ai, b.C) if i >= 0 else b.C
-        out.A[j] = t.mm(AiC, joint_rotation(b.axes, qj))                  # eq. (9)
+        out.A[j] = t.mm(AiC, _joint_rotation(b.axes, qj))                 # eq. (9)
         t.add(27 * (len(b.axes) - 1))                                     # the products inside R_j(q)
         s_j = t.mm(Ai, b.s) if i >= 0 else b.s                            # eq. (11)
         out.r[j] = s_j if i < 0 else out.r[i] + s_j                       # eq. (13)-(14)
         rho = t.mm(out.A[j], b.rho)
         out.rc[j] = out.r[j] + rho                                        # eq. (14)
-        Bl, Bdl = Bw_local(b.axes, qj, qdj)
+        Bl, Bdl = _Bw_local(b.axes, qj, qdj)
         t.add(36 * (len(b.axes) - 1) + 9 * len(b.axes))                   # the products inside Bw_local
         out.Bw[j] = t.mm(AiC, Bl)                                         # eq. (15)
         wij = t.mm(out.Bw[j], qdj)                                        # eq. (17)
@@ -396,17 +544,6 @@ def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None
             out.p[j], out.pd[j] = np.zeros(3), np.zeros(3)
             out.Y[j] = np.concatenate([out.rcd[j] - t.cross(out.w[j], out.rc[j]), out.w[j]])    # eq. (31)
     return out
-
-
-def _check(model, q, qd, point):
-    if point not in POINTS:
-        raise ModelError(f"point={point!r}; use one of {POINTS}")
-    for name, v in (("q", q), ("qd", qd)):
-        v = np.asarray(v)
-        if v.shape != (model.nq,):
-            raise ModelError(f"{name} has shape {v.shape}; the model has {model.nq} joint coordinates")
-        if not np.all(np.isfinite(v)):
-            raise ModelError(f"{name} contains NaN or inf")
 
 
 # ----------------------------------------------------------------------------- mass matrix and force, eq. (3)-(8), (36)
@@ -428,6 +565,9 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
         xb, vb = point(sd.b, sd.pb)
         d = xb - xa
         L = np.linalg.norm(d)
+        if not L > 1e-12:
+            raise ModelError(f"refpoint: the spring-damper between bodies {sd.a} and {sd.b} has length {L:.3g} "
+                             "(its two points coincide): the direction of its force is undefined; move pa or pb")
         u = d / L
         tension = sd.k * (L - sd.L0) + sd.c * (u @ (vb - va))
         for body, x, sign in ((sd.a, xa, 1.0), (sd.b, xb, -1.0)):
@@ -436,7 +576,8 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
                 F[body] = F[body] + f
                 tau[body] = tau[body] + np.cross(x - kin.rc[body], f)
     if model.tire_body >= 0 and model.tire_k > 0:
-        zr = 0.0 if model.road is None else float(model.road(t_time))
+        zr = 0.0 if model.road is None else _check.scalar(model.road(t_time), f"road({t_time:g})",
+                                                          where="refpoint: the model's road function")
         pen = model.tire_r - (kin.rc[model.tire_body][2] - zr)
         if pen > 0:
             F[model.tire_body] = F[model.tire_body] + np.array([0, 0, model.tire_k * pen])
@@ -594,6 +735,21 @@ def constraint_rows(model: Model, kin: Kin, tally: Tally | None = None):
     >>> sorted(Phi), gamma.shape
     ([2, 3, 4], (9,))
     """
+    where = "refpoint.constraint_rows"
+    _kin(model, kin, where)
+    return _constraint_rows(model, kin, _tally(tally, where))
+
+
+def _kin(model, kin, where: str) -> Kin:
+    _model(model, where)
+    _check.instance(kin, Kin, "kin", where=where, hint="compute it with refpoint.kinematics(model, q, qd, point)")
+    if len(kin.A) != model.n:
+        raise ModelError(f"{where}: kin has {len(kin.A)} bodies, the model {model.n}; compute kin with "
+                         "refpoint.kinematics for this model")
+    return kin
+
+
+def _constraint_rows(model: Model, kin: Kin, tally: Tally | None = None):
     t = tally or Tally()
     t.step = "constraints"
     m = model.m
@@ -681,7 +837,48 @@ def closure_residual(model: Model, q) -> np.ndarray:
     >>> float(np.abs(refpoint.closure_residual(car, car.q0)).max()) < 1e-12
     True
     """
-    return _closure(model, kinematics(model, q, np.zeros(model.nq)))
+    where = "refpoint.closure_residual"
+    q = _q(_model(model, where), q, "q", where)
+    return _closure(model, _kinematics(model, q, np.zeros(model.nq)))
+
+
+def _cut_of_row(model: Model, row: int):
+    """The cut joint that owns constraint row ``row`` and its index."""
+    k = 0
+    for i, c in enumerate(model.cuts):
+        if row < k + c.m:
+            return i, c
+        k += c.m
+    raise IndexError(row)                                        # not reached
+
+
+def _cut_name(i: int, c: CutJoint) -> str:
+    return f"cut joint {i} {c.name!r} ({c.kind})" if c.name else f"cut joint {i} ({c.kind})"
+
+
+def _consistency(model: Model, kin: Kin, qd, where: str) -> None:
+    """Refuse a state whose loops are open (residual > :data:`POSITION_TOL`) or whose velocities violate
+    the cut joints (rate > :data:`VELOCITY_TOL` (1 + max |qd|)); O(m) from kinematics already computed."""
+    if not model.m:
+        return
+    res = _closure(model, kin)
+    r = int(np.argmax(np.abs(res)))
+    if abs(res[r]) > POSITION_TOL:
+        i, c = _cut_of_row(model, r)
+        raise ConstraintViolationError(
+            f"{where}: q does not close the loop of {_cut_name(i, c)}: closure residual {abs(res[r]):.3g} "
+            f"(tolerance {POSITION_TOL:g}, all cuts: max {np.abs(res).max():.3g}); start from an assembled "
+            "configuration (model.q0 of refpoint.quarter_car(), or refpoint.assemble(model, q, fixed=[...])), "
+            "or pass check=False to skip this check")
+    vel = _constraint_velocity(model, kin)
+    tol = VELOCITY_TOL * (1 + float(np.abs(qd).max()))
+    r = int(np.argmax(np.abs(vel)))
+    if abs(vel[r]) > tol:
+        i, c = _cut_of_row(model, r)
+        raise ConstraintViolationError(
+            f"{where}: qd violates the velocity constraint of {_cut_name(i, c)}: rate of the closure residual "
+            f"{abs(vel[r]):.3g} (tolerance {tol:.3g}); project qd with refpoint.consistent_velocity(model, q, qd), "
+            "or pass check=False to skip this check")
 
 
 # ----------------------------------------------------------------------------- the recursion, eq. (28)-(30), (39)-(43)
@@ -695,20 +892,49 @@ class Solution(NamedTuple):
     tally: Tally
 
 
-def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumgarte=None) -> Solution:
+def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumgarte=None,
+          check: bool = True) -> Solution:
     """One evaluation of the fully recursive formulation at the chosen reference point.
 
     Step 1 (leaves to chassis) forms M_j1,1, M_j21, M_j22, Q_j1, Q_j2 (eq. 28), updates the lower body
     (eq. 29) and the constraint Jacobians (eq. 39-40) and sums Phi_lambda, gamma-bar (eq. 41); then
     Phi_lambda lam = gamma-bar (eq. 42); step 2 (chassis to leaves) gives qddot (eq. 43) and Ydot (eq. 30).
+
+    With ``check`` (the default) the state must close every loop: a closure residual above
+    :data:`POSITION_TOL` or a residual rate above :data:`VELOCITY_TOL` (1 + max |qd|) raises
+    :class:`~rfda_teach.errors.ConstraintViolationError` naming the cut joint.  The check reuses the
+    kinematics of the evaluation (O(m)); ``check=False`` skips it (integrators' right-hand sides).
+    ``baumgarte`` = (alpha, beta) >= 0 adds -2 alpha Phidot - beta^2 Phi to gamma (see :func:`simulate`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> s = solve(car, car.q0, np.zeros(10), "joint")
+    >>> s.qdd.shape, s.lam.shape, len(s.Yd)
+    ((10,), (9,), 5)
     """
+    where = "refpoint.solve"
+    q, qd, point = _inputs(model, q, qd, point, where)
+    t = _check.time(t, "t", where=where)
+    if baumgarte is not None:
+        if np.ndim(baumgarte) != 1 or len(baumgarte) != 2 or isinstance(baumgarte, str):
+            raise ModelError(f"{where}: baumgarte must be a pair (alpha, beta) in 1/s, got {baumgarte!r}")
+        baumgarte = tuple(_check.scalar(v, k, where=where, nonneg=True) for v, k in zip(baumgarte, ("alpha", "beta")))
+    _check.instance(check, (bool, np.bool_), "check", where=where)
+    return _solve(model, q, qd, point, t, baumgarte=baumgarte, check_where=where if check else None)
+
+
+def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_where=None) -> Solution:
+    """:func:`solve` on checked inputs; ``check_where`` (the caller's name) turns on the consistency check."""
     tally = Tally()
-    q, qd = np.asarray(q, float), np.asarray(qd, float)
-    kin = kinematics(model, q, qd, point, tally)
+    kin = _kinematics(model, q, qd, point, tally)
+    if check_where is not None:
+        _consistency(model, kin, qd, check_where)
     F, tau = _external_forces(model, q, qd, kin, t, tally)
     M, Q = _mass_and_force(model, kin, F, tau, point, tally)
     tr = _transforms(model, kin, qd, point, tally)
-    Phi, gamma = constraint_rows(model, kin, tally)
+    Phi, gamma = _constraint_rows(model, kin, tally)
     if baumgarte is not None:                                # gamma - 2 alpha Phidot - beta^2 Phi (see simulate)
         alpha, beta = baumgarte
         gamma = gamma - 2 * alpha * _constraint_velocity(model, kin) - beta ** 2 * _closure(model, kin)
@@ -769,8 +995,12 @@ def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumg
     return Solution(qdd, lam, Yd, tally)
 
 
-def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.0) -> np.ndarray:
+def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *,
+                     check: bool = True) -> np.ndarray:
     """q-ddot of the quarter car (or any :class:`Model`) with the analysis reference point ``point``.
+
+    The state must close every loop (``check``, see :func:`solve`): an unassembled ``q`` or a ``qd``
+    that violates a cut joint raises :class:`~rfda_teach.errors.ConstraintViolationError`.
 
     Examples
     --------
@@ -780,13 +1010,18 @@ def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.
     >>> refpoint.forward_dynamics(car, car.q0, np.zeros(10), "origin").shape
     (10,)
     """
-    return solve(model, q, qd, point, t).qdd
+    where = "refpoint.forward_dynamics"
+    q, qd, point = _inputs(model, q, qd, point, where)
+    t = _check.time(t, "t", where=where)
+    _check.instance(check, (bool, np.bool_), "check", where=where)
+    return _solve(model, q, qd, point, t, check_where=where if check else None).qdd
 
 
 def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step: bool = False):
     """Scalar multiplications of one evaluation at ``point``, counted while it runs (not typed in).
 
-    With ``by_step`` a dict step -> count is returned.
+    With ``by_step`` a dict step -> count is returned.  ``q`` (default ``model.q0``) and ``qd`` (default
+    zero) need not close the loops: the count does not depend on the values, only on the model.
 
     Examples
     --------
@@ -796,9 +1031,12 @@ def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step:
     >>> c["origin"] < c["centroid"] and c["joint"] < c["centroid"]
     True
     """
-    q = model.q0 if q is None else q
-    qd = np.zeros(model.nq) if qd is None else qd
-    tal = solve(model, q, qd, point).tally
+    where = "refpoint.count_multiplications"
+    _model(model, where)
+    q, qd, point = _inputs(model, model.q0 if q is None else q, np.zeros(model.nq) if qd is None else qd,
+                           point, where)
+    _check.instance(by_step, (bool, np.bool_), "by_step", where=where)
+    tal = _solve(model, q, qd, point, 0.0).tally
     return dict(tal.counts) if by_step else tal.total
 
 
@@ -814,13 +1052,18 @@ def closure_jacobian(model: Model, q):
     >>> int(np.linalg.matrix_rank(closure_jacobian(car, car.q0)))          # 10 coordinates, 1 DOF
     9
     """
+    where = "refpoint.closure_jacobian"
+    return _closure_jacobian(model, _q(_model(model, where), q, "q", where))
+
+
+def _closure_jacobian(model: Model, q) -> np.ndarray:
     cols = []
     for k in range(model.nq):
         e = np.zeros(model.nq)
         e[k] = 1.0
-        kin = kinematics(model, q, e)
+        kin = _kinematics(model, q, e)
         cols.append(_constraint_velocity(model, kin))
-    return np.array(cols).T
+    return np.array(cols).reshape(model.nq, model.m).T
 
 
 def _constraint_velocity(model: Model, kin: Kin) -> np.ndarray:
@@ -857,16 +1100,33 @@ def assemble(model: Model, q_guess, *, fixed=(), tol: float = 1e-13, max_iter: i
     >>> float(np.abs(refpoint.closure_residual(car, q)).max()) < 1e-12
     True
     """
-    q = np.asarray(q_guess, float).copy()
-    free = np.array([k for k in range(model.nq) if k not in set(fixed)])
+    where = "refpoint.assemble"
+    q = _q(_model(model, where), q_guess, "q_guess", where).copy()
+    if fixed is None or isinstance(fixed, (str, bytes, dict)) or not hasattr(fixed, "__iter__"):
+        raise ModelError(f"{where}: fixed must be a list of coordinate indices 0..{model.nq - 1}, got {fixed!r}")
+    held = set()
+    for k in fixed:
+        k = _check.positive_int(k, "fixed entry", where=where, minimum=0)
+        if k >= model.nq:
+            raise ModelError(f"{where}: fixed contains {k}; give coordinate indices 0..{model.nq - 1}")
+        held.add(k)
+    tol = _check.scalar(tol, "tol", where=where, positive=True)
+    max_iter = _check.positive_int(max_iter, "max_iter", where=where)
+    free = np.array([k for k in range(model.nq) if k not in held], dtype=int)
+    if model.m and free.size == 0:
+        raise ModelError(f"{where}: fixed holds every coordinate; leave some free for the loops to close")
     for _ in range(max_iter):
-        r = closure_residual(model, q)
-        if np.abs(r).max() < tol:
+        r = _closure(model, _kinematics(model, q, np.zeros(model.nq)))
+        if r.size == 0 or np.abs(r).max() < tol:
             return q
-        Jc = closure_jacobian(model, q)[:, free]
+        Jc = _closure_jacobian(model, q)[:, free]
         q[free] -= np.linalg.lstsq(Jc, r, rcond=None)[0]
-    raise RFDAError(f"assembly did not converge (residual {np.abs(closure_residual(model, q)).max():.1e}); "
-                    "start closer to an assembled configuration")
+        if not np.all(np.isfinite(q)):
+            break
+    r = _closure(model, _kinematics(model, q, np.zeros(model.nq))) if np.all(np.isfinite(q)) else np.array([np.inf])
+    raise ConstraintViolationError(f"{where}: assembly did not converge in {max_iter} iterations (closure "
+                                   f"residual {np.abs(r).max():.1e} > tol {tol:g}); start closer to an assembled "
+                                   "configuration (e.g. model.q0) or hold fewer coordinates")
 
 
 def consistent_velocity(model: Model, q, qd_guess) -> np.ndarray:
@@ -880,8 +1140,12 @@ def consistent_velocity(model: Model, q, qd_guess) -> np.ndarray:
     >>> bool(np.allclose(closure_jacobian(car, car.q0) @ qd, 0))
     True
     """
-    Jc = closure_jacobian(model, q)
-    qd = np.asarray(qd_guess, float)
+    where = "refpoint.consistent_velocity"
+    q = _q(_model(model, where), q, "q", where)
+    qd = _q(model, qd_guess, "qd_guess", where)
+    if not model.m:
+        return qd.copy()
+    Jc = _closure_jacobian(model, q)
     return qd - np.linalg.pinv(Jc) @ (Jc @ qd)
 
 
@@ -894,7 +1158,13 @@ def road_bump(height: float = 0.05, start: float = 0.2, duration: float = 0.15):
     >>> z(0.0), round(float(z(0.25)), 3), z(1.0)
     (0.0, 0.05, 0.0)
     """
+    where = "refpoint.road_bump"
+    height = _check.scalar(height, "height", where=where)
+    start = _check.scalar(start, "start", where=where)
+    duration = _check.scalar(duration, "duration", where=where, positive=True)
+
     def z(t):
+        t = _check.time(t, "t", where="road_bump(t)")
         if start <= t <= start + duration:
             return float(height * 0.5 * (1 - np.cos(2 * np.pi * (t - start) / duration)))
         return 0.0
@@ -910,9 +1180,15 @@ class Trajectory(NamedTuple):
 
 
 def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, alpha: float = 20.0,
-             beta: float = 20.0, t_eval=None, rtol: float = 1e-9, atol: float = 1e-10) -> Trajectory:
-    """Integrate with solve_ivp; the loop closure is held by Baumgarte stabilisation,
+             beta: float = 20.0, t_eval=None, rtol: float = 1e-9, atol: float = 1e-10,
+             check: bool = True) -> Trajectory:
+    """Integrate over [0, t_final] with solve_ivp; the loop closure is held by Baumgarte stabilisation,
     gamma <- gamma - 2 alpha Phidot - beta^2 Phi (alpha, beta in 1/s).
+
+    ``t_final`` must be finite and > 0, ``t_eval`` (optional) increasing times in [0, t_final].
+    With ``check`` (the default) the initial state must close every loop (see :func:`solve`): start
+    from ``model.q0`` or :func:`assemble`, and :func:`consistent_velocity`.  The right-hand side skips
+    the check (Baumgarte holds the loops closed during the integration).
 
     Examples
     --------
@@ -923,6 +1199,20 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     (2, 10)
     """
     from scipy.integrate import solve_ivp
+
+    from .kane import _t_eval
+    where = "refpoint.simulate"
+    q0, qd0, point = _inputs(model, q0, qd0, point, where)
+    q0, qd0 = np.array(q0), np.array(qd0)
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    beta = _check.scalar(beta, "beta", where=where, nonneg=True)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    t_eval = _t_eval(t_eval, t_final, where)
+    _check.instance(check, (bool, np.bool_), "check", where=where)
+    if check:
+        _consistency(model, _kinematics(model, q0, qd0), qd0, where)
     nq = model.nq
 
     def rhs(t, z):
@@ -932,13 +1222,13 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, qd0]), method="DOP853", rtol=rtol, atol=atol,
                     t_eval=t_eval)
     if not sol.success:
-        raise RFDAError(f"integration failed: {sol.message}")
+        raise RFDAError(f"{where}: integration failed: {sol.message}")
     return Trajectory(sol.t, sol.y[:nq].T, sol.y[nq:].T)
 
 
 def _stabilised_qdd(model, q, qd, point, t, alpha, beta):
     """qddot with gamma augmented by the Baumgarte terms -2 alpha Phidot - beta^2 Phi."""
-    return solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd
+    return _solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd
 
 
 # ----------------------------------------------------------------------------- the quarter car
@@ -979,6 +1269,7 @@ def quarter_car(*, road=None) -> Model:
     >>> car.n, car.nq, car.m
     (5, 10, 9)
     """
+    _road(road, "refpoint.quarter_car")
     H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
     axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
     C_lca = frame_with_z(axis)                             # revolute about the pivot axis (local z)
@@ -1018,6 +1309,7 @@ def tree_joint_constraints(model: Model) -> tuple:
     >>> [c.kind for c in tree_joint_constraints(quarter_car())][:5]
     ['s', 'd1', 'd1', 's', 's']
     """
+    _model(model, "refpoint.tree_joint_constraints")
     out = []
     for j, b in enumerate(model.bodies):
         i = b.parent
@@ -1044,10 +1336,11 @@ def absolute_constraints(model: Model, q, qd):
     >>> C.shape, gamma.shape
     ((29, 30), (29,))
     """
+    q, qd, _ = _inputs(model, q, qd, "centroid", "refpoint.absolute_constraints")
     full = Model(model.bodies, tree_joint_constraints(model) + model.cuts, model.springs, model.gravity, model.q0,
                  model.tire_body, model.tire_k, model.tire_r, model.road, model.name)
-    kin = kinematics(full, q, qd, "centroid")
-    Phi, gamma = constraint_rows(full, kin)
+    kin = _kinematics(full, q, qd, "centroid")
+    Phi, gamma = _constraint_rows(full, kin)
     C = np.zeros((full.m, 6 * model.n))
     for j, B in Phi.items():
         C[:, 6 * j:6 * j + 6] = B
@@ -1064,7 +1357,10 @@ def applied_forces(model: Model, q, qd, t: float = 0.0) -> np.ndarray:
     >>> applied_forces(car, car.q0, np.zeros(10)).shape
     (30,)
     """
-    kin = kinematics(model, q, qd)
+    where = "refpoint.applied_forces"
+    q, qd, _ = _inputs(model, q, qd, "centroid", where)
+    t = _check.time(t, "t", where=where)
+    kin = _kinematics(model, q, qd)
     F, tau = _external_forces(model, q, qd, kin, t, Tally())
     return np.concatenate([np.concatenate([F[j] - model.bodies[j].mass * model.gravity, tau[j]])
                            for j in range(model.n)])
@@ -1091,7 +1387,8 @@ def to_absolute(model: Model, q, qd):
     from .bodies import Body, matrix_to_euler_params
     from .joints import Joint
     from .system import State, System
-    kin = kinematics(model, q, qd)
+    q, qd, _ = _inputs(model, q, qd, "centroid", "refpoint.to_absolute")
+    kin = _kinematics(model, q, qd)
     bodies = tuple(Body("spatial", b.mass, b.J, name=b.name) for b in model.bodies)   # J in {O_j} axes
     system = System(tuple([-1] + [0] * (model.n - 1)), bodies, tuple(Joint("free") for _ in model.bodies),
                     model.gravity, name=model.name + " (absolute coordinates)")
