@@ -59,5 +59,5 @@ def test_several_roots_make_a_forest():
 
 
 def test_long_cycle_is_named():
-    with pytest.raises(TopologyError, match=r"cycle \(1 -> 2 -> 3 -> 1\)"):
+    with pytest.raises(TopologyError, match=r"bodies 1, 2, 3 form a cycle \(1 -> 3 -> 2 -> 1\)"):
         Topology.from_parents([-1, 3, 1, 2])
