@@ -24,10 +24,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 import numpy as np
 
+from . import _check
+from .bodies import EULER_TOL
 from .errors import ModelError
 from .system import System
 
@@ -76,6 +79,21 @@ class FastModel:
     gravity: np.ndarray
     n_dof: int
 
+    def __post_init__(self):
+        where = "fastpath.FastModel"
+        for f in fields(self)[:-1]:
+            _check.instance(getattr(self, f.name), np.ndarray, f.name, where=where,
+                            hint="build a FastModel with fastpath.compile_model(system)")
+        n = self.parents.shape[0]
+        shapes = {"parents": (n,), "order": (n,), "mass": (n,), "Jb": (n, 3, 3), "cpt": (n, 3), "ppt": (n, 3),
+                  "pframe": (n, 3, 3), "rows": (n, 6, 6), "mc": (n,), "world": (n, 6), "ortho": (n,),
+                  "dof_start": (n,), "gravity": (3,)}
+        for name, shape in shapes.items():
+            if getattr(self, name).shape != shape:
+                raise ModelError(f"{where}: {name} has shape {getattr(self, name).shape}, not {shape} for {n} "
+                                 "bodies; build a FastModel with fastpath.compile_model(system)")
+        _check.positive_int(self.n_dof, "n_dof", where=where, minimum=0)
+
 
 def compile_model(system: System) -> FastModel:
     """Pack a spatial :class:`~rfda_teach.system.System` into arrays for the fast path.
@@ -87,6 +105,8 @@ def compile_model(system: System) -> FastModel:
     >>> fm.rows.shape, int(fm.mc[0])
     ((13, 6, 6), 5)
     """
+    _check.instance(system, System, "system", where="fastpath.compile_model",
+                    hint="give a rfda_teach System, e.g. models.random_tree(5, kind='spatial')")
     if system.kind != "spatial":
         raise ModelError(f"the fast path handles spatial trees; system {system.name!r} is {system.kind}")
     n = system.n
@@ -296,7 +316,7 @@ def forward_dynamics(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     >>> forward_dynamics(compile_model(sys), st.y, st.yd).shape if available() else (18,)
     (18,)
     """
-    return _run(fm, y, yd, tau)[0]
+    return _run(fm, y, yd, tau, "fastpath.forward_dynamics")[0]
 
 
 def joint_accelerations(fm: FastModel, y, yd, tau=None) -> np.ndarray:
@@ -309,12 +329,45 @@ def joint_accelerations(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     >>> joint_accelerations(compile_model(sys), st.y, st.yd).shape if available() else (3,)
     (3,)
     """
-    return _run(fm, y, yd, tau)[1]
+    return _run(fm, y, yd, tau, "fastpath.joint_accelerations")[1]
 
 
-def _run(fm, y, yd, tau):
+_F64 = np.dtype(np.float64)
+_W7 = np.array([0, 0, 0, 1.0, 1.0, 1.0, 1.0])      # picks |e|^2 of each body's 7 position entries
+_TOL_SQ = (2 * EULER_TOL - EULER_TOL ** 2) ** 2     # || |e_i|^2 - 1 ||_2^2 below it: every | |e_i| - 1 | <= tol
+
+
+def _inputs(fm, y, yd, tau, where):
+    """(y, yd, tau) checked before numba sees them: a FastModel, float arrays of the right lengths, finite,
+    unit Euler parameters.  The common case (float64 arrays, all good) costs a few array operations:
+    NaN/inf anywhere in y spoils |e|^2 (0 * nan = nan), and in yd or tau their sums of squares."""
+    if type(fm) is not FastModel:
+        _check.instance(fm, FastModel, "fm", where=where, hint="build it with fastpath.compile_model(system)")
+    n = fm.parents.shape[0]
+    if tau is None:
+        tau = np.zeros(fm.n_dof)
+    if (type(y) is np.ndarray and type(yd) is np.ndarray and type(tau) is np.ndarray and y.dtype == _F64
+            and yd.dtype == _F64 and tau.dtype == _F64 and y.shape == (7 * n,) and yd.shape == (6 * n,)
+            and tau.shape == (fm.n_dof,)):
+        s = (y * y).reshape(n, 7) @ _W7
+        s -= 1.0
+        if s @ s <= _TOL_SQ and math.isfinite(yd @ yd + tau @ tau):
+            return y, yd, tau
+    y = _check.vector(y, 7 * n, "y", where=where, hint=f"7 entries per body for {n} bodies: position, Euler parameters")
+    yd = _check.vector(yd, 6 * n, "yd", where=where, hint=f"6 entries per body for {n} bodies: velocity, omega")
+    tau = _check.vector(tau, fm.n_dof, "tau", where=where, hint="one joint force per joint speed")
+    nrm = np.linalg.norm(y.reshape(n, 7)[:, 3:], axis=1)
+    bad = np.abs(nrm - 1.0) > EULER_TOL
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ModelError(f"{where}: body {i}: Euler parameters y[{7 * i + 3}:{7 * i + 7}] have norm "
+                         f"{nrm[i]:.8g}, not 1 (tolerance {EULER_TOL}); normalise them (e / |e|)")
+    return y, yd, tau
+
+
+def _run(fm, y, yd, tau, where):
     if not _HAVE_NUMBA:                                        # pragma: no cover
         raise ModelError("the fast path needs numba: pip install numba (or the extra 'fast')")
-    tau = np.zeros(fm.n_dof) if tau is None else np.asarray(tau, float)
+    y, yd, tau = _inputs(fm, y, yd, tau, where)
     return _fd(fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.ppt, fm.pframe, fm.rows, fm.mc, fm.world,
-               fm.ortho, fm.dof_start, fm.gravity, np.asarray(y, float), np.asarray(yd, float), tau)
+               fm.ortho, fm.dof_start, fm.gravity, y, yd, tau)

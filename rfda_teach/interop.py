@@ -25,12 +25,14 @@ Examples
 
 from __future__ import annotations
 
+import os
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import dae, rfda
-from .bodies import Body, frame_with_z, matrix_to_euler_params
+from . import _check, dae, rfda
+from .bodies import EULER_TOL, Body, frame_with_z, matrix_to_euler_params
 from .errors import ModelError
 from .joints import Joint
 from .system import State, System
@@ -44,6 +46,10 @@ EXAMPLE_ROBOTS = {
     "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
     "solo12": ("solo_description/robots/solo12.urdf", True),
     "talos": ("talos_data/robots/talos_reduced.urdf", True),
+    "anymal": ("anymal_b_simple_description/robots/anymal.urdf", True),
+    "hyq": ("hyq_description/robots/hyq_no_sensors.urdf", True),
+    "baxter": ("baxter_description/urdf/baxter.urdf", False),          # a torso with two arms and a head
+    "tiago": ("tiago_description/robots/tiago_no_hand.urdf", False),   # a mobile base: wheels, a column, a head
 }
 
 
@@ -66,90 +72,263 @@ def require_pinocchio():
 @dataclass(frozen=True, eq=False)
 class RobotSystem(System):
     """A :class:`~rfda_teach.system.System` built from a Pinocchio model, which it keeps in ``pin_model``
-    together with each joint's Pinocchio kind (``pin_kinds``)."""
+    together with each joint's Pinocchio kind (``pin_kinds``) and the blocks of Pinocchio's q that must
+    have unit norm (``pin_unit_q``: joint name, start, stop, what: quaternions of free-flyers and
+    spherical joints, the (cos, sin) pair of continuous joints).
+
+    Examples
+    --------
+    >>> from rfda_teach import interop
+    >>> robot = interop.example_robot("solo12")
+    >>> robot.pin_unit_q[0]
+    ('root_joint', 3, 7, 'quaternion')
+    """
 
     pin_model: object = None
     pin_kinds: tuple = ()
     pin_placements: tuple = field(default=(), repr=False)
+    pin_unit_q: tuple = ()
 
 
-def _joint_kind(jm):
-    """('revolute' | 'prismatic' | 'free' | 'spherical', axis) of a Pinocchio joint model."""
-    name = jm.shortname()
-    for prefix, kind in (("JointModelRUB", "revolute"), ("JointModelR", "revolute"), ("JointModelP", "prismatic")):
-        if name.startswith(prefix) and name[len(prefix):] in ("X", "Y", "Z"):
-            return kind, np.eye(3)["XYZ".index(name[len(prefix):])]
-    if name == "JointModelRevoluteUnaligned" or name == "JointModelRevoluteUnboundedUnaligned":
-        return "revolute", np.array(jm.extract().axis).ravel()
-    if name == "JointModelPrismaticUnaligned":
-        return "prismatic", np.array(jm.extract().axis).ravel()
+_REVOLUTE = {"JointModelRX", "JointModelRY", "JointModelRZ", "JointModelRevoluteUnaligned",
+             "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ", "JointModelRevoluteUnboundedUnaligned"}
+_PRISMATIC = {"JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned"}
+_SUPPORTED = ("supported: revolute (axis-aligned or not, bounded or continuous), prismatic (aligned or "
+              "not), spherical and free-flyer joints; URDF fixed joints are merged by the parser")
+#: advice for the Pinocchio joints a URDF can produce but the package refuses
+_REFUSED = {
+    "JointModelPlanar": "a URDF 'planar' joint; replace it by two prismatic joints and a revolute joint "
+                        "(with small links between them), or use a free-flyer",
+    "JointModelMimic": "a mimic joint (URDF <mimic>): the package's joints are independent; load the URDF with interop.from_urdf(path, ignore_mimic=True) to "
+                       "treat it as an independent joint",
+}
+
+
+def _joint_name_kind(model, i):
+    """'revolute' | 'prismatic' | 'free' | 'spherical' for Pinocchio joint i, or a ModelError naming it."""
+    name = model.joints[i].shortname()
+    if name in _REVOLUTE:
+        return "revolute"
+    if name in _PRISMATIC:
+        return "prismatic"
     if name == "JointModelFreeFlyer":
-        return "free", None
+        return "free"
     if name == "JointModelSpherical":
-        return "spherical", None
-    raise ModelError(f"Pinocchio joint type {name} is not supported; use revolute, prismatic, continuous, "
-                     "spherical or free-flyer joints (fixed joints are merged by the URDF parser)")
+        return "spherical"
+    why = _REFUSED.get(name, "a joint type the package has no counterpart for")
+    raise ModelError(f"interop.from_pinocchio: joint {model.names[i]!r} is a Pinocchio {name}, which is not "
+                     f"supported ({why}); {_SUPPORTED}")
+
+
+def _joint_axis(model, data, i, kind):
+    """Unit axis of a 1-dof joint in its joint frame, read from its motion subspace S = [linear; angular]
+    (the same for every Pinocchio revolute/prismatic variant, aligned or not, bounded or unbounded)."""
+    S = np.asarray(data.joints[i].S, dtype=float).reshape(6)
+    axis = S[3:] if kind == "revolute" else S[:3]
+    other = S[:3] if kind == "revolute" else S[3:]
+    nrm = float(np.linalg.norm(axis))
+    if not np.isfinite(S).all() or abs(nrm - 1.0) > 1e-9 or np.linalg.norm(other) > 1e-9:
+        raise ModelError(f"interop.from_pinocchio: joint {model.names[i]!r} ({model.joints[i].shortname()}) has "
+                         f"motion subspace S = {np.round(S, 6).tolist()}; a {kind} joint needs a unit "
+                         f"{'angular' if kind == 'revolute' else 'linear'} axis and nothing else; give a unit "
+                         "axis in the URDF or the Pinocchio joint")
+    return axis / nrm
+
+
+def _unit_blocks(model, i, kind):
+    """(joint name, start, stop, what) of the entries of q that must have unit norm, for joint i."""
+    jm, nm = model.joints[i], model.names[i]
+    if kind == "free":
+        return [(nm, jm.idx_q + 3, jm.idx_q + 7, "quaternion")]
+    if kind == "spherical":
+        return [(nm, jm.idx_q, jm.idx_q + 4, "quaternion")]
+    if jm.nq == 2:                                           # continuous joint: q = (cos, sin)
+        return [(nm, jm.idx_q, jm.idx_q + 2, "(cos, sin) pair")]
+    return []
 
 
 def from_pinocchio(model) -> RobotSystem:
     """A tree system with the bodies, inertias and joints of a Pinocchio model (see the module text).
 
+    Every joint whose parent is Pinocchio's universe (joint 0) becomes a root: a fixed-base robot with
+    several joints on its base (two arms on a torso, legs loaded fixed-base) gives a forest.
+
     Examples
     --------
     >>> from rfda_teach import interop
-    >>> robot = interop.example_robot("panda")        
-    >>> robot.n, robot.n_dof                          
+    >>> robot = interop.example_robot("panda")
+    >>> robot.n, robot.n_dof
     (9, 9)
     """
-    require_pinocchio()
-    bodies, joints, parents, kinds, placements = [], [], [], [], []
+    pin = require_pinocchio()
+    where = "interop.from_pinocchio"
+    _check.instance(model, pin.Model, "model", where=where,
+                    hint="give a pinocchio.Model, e.g. pinocchio.buildModelFromUrdf(path), or use interop.from_urdf")
+    if model.njoints < 2:
+        raise ModelError(f"{where}: model {model.name!r} has no joints (only the universe); "
+                         "a system needs at least one moving body")
+    kinds = [_joint_name_kind(model, i) for i in range(1, model.njoints)]
+    data = model.createData()
+    pin.forwardKinematics(model, data, pin.neutral(model))
+    bodies, joints, parents, placements, unit_q = [], [], [], [], []
     for i in range(1, model.njoints):
         inert = model.inertias[i]
         m = float(inert.mass)
         lever = np.array(inert.lever).ravel()
         Ic = np.array(inert.inertia)
         name = model.names[i]
-        if m <= 0 or np.linalg.eigvalsh(Ic).min() <= 0:
-            raise ModelError(f"Pinocchio joint {name!r} carries a body with mass {m} and central inertia "
-                             f"eigenvalues {np.round(np.linalg.eigvalsh(Ic), 9)}; every body needs positive mass "
-                             "and inertia (merge massless links into their parent)")
+        if not (np.isfinite(m) and np.isfinite(lever).all() and np.isfinite(Ic).all()):
+            raise ModelError(f"{where}: joint {name!r} carries a body with mass {m}, mass centre {lever} and "
+                             f"inertia {Ic.tolist()}; every entry must be finite")
+        eig = np.linalg.eigvalsh(0.5 * (Ic + Ic.T))
+        if m <= 0 or eig.min() <= 0:
+            raise ModelError(f"{where}: Pinocchio joint {name!r} carries a body with mass {m} and central "
+                             f"inertia eigenvalues {np.round(eig, 9)}; every body needs positive mass and "
+                             "inertia (merge massless links into their parent)")
         bodies.append(Body("spatial", m, Ic, name=name))
         p = model.parents[i]
-        parents.append(p - 1)
+        parents.append(p - 1)                               # Pinocchio's universe 0 -> the ground, -1
         plc = model.jointPlacements[i]
         P, t = np.array(plc.rotation), np.array(plc.translation).ravel()
+        if not (np.isfinite(P).all() and np.isfinite(t).all()):
+            raise ModelError(f"{where}: joint {name!r} has a placement with NaN or inf; give finite origins")
         lever_parent = np.zeros(3) if p == 0 else np.array(model.inertias[p].lever).ravel()
-        kind, axis = _joint_kind(model.joints[i])
-        kinds.append(kind)
+        kind = kinds[i - 1]
         placements.append(P)
+        unit_q += _unit_blocks(model, i, kind)
         if kind in ("revolute", "prismatic"):
-            Ra = frame_with_z(axis)
+            Ra = frame_with_z(_joint_axis(model, data, i, kind))
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P @ Ra,
                                 child_frame=Ra, name=name))
         else:
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P,
                                 child_frame=np.eye(3), name=name))
     g = np.array(model.gravity.linear).ravel()
+    if not np.isfinite(g).all():
+        raise ModelError(f"{where}: model gravity {g} has NaN or inf; give finite gravity")
     return RobotSystem(tuple(parents), tuple(bodies), tuple(joints), g, name=str(model.name),
-                       pin_model=model, pin_kinds=tuple(kinds), pin_placements=tuple(placements))
+                       pin_model=model, pin_kinds=tuple(kinds), pin_placements=tuple(placements),
+                       pin_unit_q=tuple(unit_q))
 
 
-def from_urdf(path, floating_base: bool = False) -> RobotSystem:
+#: joint types of the URDF specification (Pinocchio maps each to a joint model, 'fixed' is merged)
+URDF_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+
+
+def _urdf_path(path, where):
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise ModelError(f"{where}: path must be the path of a .urdf file (str or pathlib.Path), got "
+                         f"{path!r} ({type(path).__name__})")
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        found = sorted(f for f in os.listdir(path) if f.endswith(".urdf"))[:5]
+        raise ModelError(f"{where}: {path!r} is a directory, not a URDF file; give the path of the .urdf file"
+                         + (f" (it holds {found})" if found else ""))
+    if not os.path.exists(path):
+        raise ModelError(f"{where}: URDF file {path!r} does not exist; check the path (relative paths start at "
+                         f"{os.getcwd()!r})")
+    return path
+
+
+def _floats(el, attr, n, what, where):
+    """n finite numbers from a URDF attribute (None when the attribute is absent)."""
+    text = el.get(attr)
+    if text is None:
+        return None
+    try:
+        vals = [float(x) for x in text.split()]
+    except ValueError:
+        vals = None
+    if vals is None or len(vals) != n or not np.isfinite(vals).all():
+        raise ModelError(f"{where}: {what} {attr}={text!r} must be {n} finite number{'s' if n > 1 else ''}; "
+                         "fix the URDF")
+    return vals
+
+
+def _check_urdf(path, where, ignore_mimic):
+    """Read the URDF's XML before Pinocchio does, so that what urdfdom would drop or mangle silently (NaN
+    masses become 0, <mimic> elements vanish) or report vaguely is refused with its link or joint named."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as exc:
+        raise ModelError(f"{where}: {path!r} is not well-formed XML ({exc}); fix the file at that line") from None
+    except OSError as exc:
+        raise ModelError(f"{where}: cannot read {path!r} ({exc.strerror}); check the file's permissions") from None
+    if root.tag != "robot":
+        raise ModelError(f"{where}: {path!r} has top element <{root.tag}>; a URDF file has <robot> at the top")
+    for link in root.findall("link"):
+        name = link.get("name")
+        inertial = link.find("inertial")
+        if inertial is None:
+            continue
+        here = f"link {name!r} of {path!r}:"
+        mass = inertial.find("mass")
+        if mass is not None:
+            _floats(mass, "value", 1, f"{here} <mass>", where)
+        inertia = inertial.find("inertia")
+        if inertia is not None:
+            for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+                _floats(inertia, a, 1, f"{here} <inertia>", where)
+        origin = inertial.find("origin")
+        if origin is not None:
+            _floats(origin, "xyz", 3, f"{here} inertial <origin>", where)
+            _floats(origin, "rpy", 3, f"{here} inertial <origin>", where)
+    for joint in root.findall("joint"):
+        name, jtype = joint.get("name"), joint.get("type")
+        here = f"joint {name!r} of {path!r}:"
+        if jtype not in URDF_JOINT_TYPES:
+            raise ModelError(f"{where}: {here} type {jtype!r} is not a URDF joint type; use one of "
+                             f"{URDF_JOINT_TYPES}")
+        mimic = joint.find("mimic")
+        if mimic is not None and not ignore_mimic:
+            raise ModelError(f"{where}: {here} it mimics joint {mimic.get('joint')!r} (<mimic>); mimic joints "
+                             "are not supported (the package's joints are independent). Pass ignore_mimic=True "
+                             "to load it as an independent joint (as pinocchio.buildModelFromUrdf does by "
+                             "default), or remove the <mimic> element")
+        origin = joint.find("origin")
+        if origin is not None:
+            _floats(origin, "xyz", 3, f"{here} <origin>", where)
+            _floats(origin, "rpy", 3, f"{here} <origin>", where)
+        axis = joint.find("axis")
+        if axis is not None and jtype in ("revolute", "continuous", "prismatic"):
+            xyz = _floats(axis, "xyz", 3, f"{here} <axis>", where)
+            if xyz is not None and np.linalg.norm(xyz) == 0:
+                raise ModelError(f"{where}: {here} <axis xyz='0 0 0'> has no direction; give a non-zero axis")
+
+
+def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) -> RobotSystem:
     """Parse a URDF with Pinocchio (a free-flyer root when ``floating_base``) and convert it.
+
+    The file is read first as XML: a malformed file, a missing or non-finite mass, inertia, origin or
+    axis, an unknown joint type and a ``<mimic>`` joint are refused with the link or joint named.
+    Mimic joints are not supported; ``ignore_mimic=True`` loads them as independent joints (as
+    ``pinocchio.buildModelFromUrdf`` does by default).  With ``floating_base=False`` every joint on the
+    URDF's root link becomes a root of a forest.
 
     Examples
     --------
     >>> from rfda_teach import interop
-    >>> robot = interop.from_urdf(interop.example_robot_path("ur5"))   
-    >>> robot.n                                                        
+    >>> robot = interop.from_urdf(interop.example_robot_path("ur5"))
+    >>> robot.n
     6
     """
     pin = require_pinocchio()
-    import os
-    path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise ModelError(f"URDF file {path!r} does not exist")
-    model = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating_base else pin.buildModelFromUrdf(path)
+    where = "interop.from_urdf"
+    path = _urdf_path(path, where)
+    _check.instance(floating_base, (bool, np.bool_), "floating_base", where=where, hint="pass True or False")
+    _check.instance(ignore_mimic, (bool, np.bool_), "ignore_mimic", where=where, hint="pass True or False")
+    _check_urdf(path, where, ignore_mimic)
+    try:
+        if floating_base:
+            model = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
+        else:
+            model = pin.buildModelFromUrdf(path)
+    except (ValueError, RuntimeError) as exc:
+        msg = " ".join(str(exc).split())
+        raise ModelError(f"{where}: Pinocchio could not build a model from {path!r}: {msg}; check the file "
+                         "against the URDF specification (urdfdom's messages above name the element)") from None
     return from_pinocchio(model)
 
 
@@ -161,8 +340,7 @@ def example_robot_path(name: str) -> str:
     >>> example_robot_path("ur5").endswith("ur5_robot.urdf")
     True
     """
-    if name not in EXAMPLE_ROBOTS:
-        raise ModelError(f"unknown example robot {name!r}; choose one of {sorted(EXAMPLE_ROBOTS)}")
+    _check.choice(name, sorted(EXAMPLE_ROBOTS), "name", where="interop.example_robot")
     import importlib.metadata as md
     try:
         base = md.distribution("example-robot-data").locate_file("cmeel.prefix/share/example-robot-data/robots")
@@ -171,30 +349,59 @@ def example_robot_path(name: str) -> str:
     return str(base / EXAMPLE_ROBOTS[name][0])
 
 
-def example_robot(name: str) -> RobotSystem:
-    """Load one of :data:`EXAMPLE_ROBOTS` (Panda, UR5, Solo-12, Talos) from example-robot-data.
+def example_robot(name: str, *, floating_base: bool | None = None) -> RobotSystem:
+    """Load one of :data:`EXAMPLE_ROBOTS` (Panda, UR5, Solo-12, Talos, ANYmal, HyQ, Baxter, TIAGo) from
+    example-robot-data, with the floating base listed there
+    unless ``floating_base`` says otherwise (``False`` bolts a legged robot to the ground by its base:
+    each leg, and the torso, becomes a root of a forest).  Mimic joints (Panda's second finger, Talos'
+    grippers) are loaded as independent joints, as ``pinocchio.buildModelFromUrdf`` does by default.
 
     Examples
     --------
     >>> robot = example_robot("solo12")
     >>> robot.pin_kinds[0], robot.n_dof
     ('free', 18)
+    >>> fixed = example_robot("solo12", floating_base=False)
+    >>> fixed.topology.roots
+    (0, 3, 6, 9)
     """
-    return from_urdf(example_robot_path(name), floating_base=EXAMPLE_ROBOTS[name][1])
+    path = example_robot_path(name)
+    if floating_base is None:
+        floating_base = EXAMPLE_ROBOTS[name][1]
+    _check.instance(floating_base, (bool, np.bool_), "floating_base", where="interop.example_robot",
+                    hint="pass True, False or None (the robot's usual base)")
+    return from_urdf(path, floating_base=floating_base, ignore_mimic=True)
 
 
-def _kinematics(robot: RobotSystem, q, v):
-    pin = require_pinocchio()
+def _robot(robot, where):
+    return _check.instance(robot, RobotSystem, "robot", where=where,
+                           hint="build it with interop.from_urdf, from_pinocchio or example_robot (a plain "
+                                "System has no Pinocchio model)")
+
+
+def _pin_state(robot: RobotSystem, q, v, where):
+    """Pinocchio's (q, v) as finite float arrays of the right lengths, with unit quaternions and
+    (cos, sin) pairs; else a ModelError naming the argument or the joint."""
     model = robot.pin_model
-    q, v = np.asarray(q, float), np.asarray(v, float)
-    if q.shape != (model.nq,) or v.shape != (model.nv,):
-        raise ModelError(f"Pinocchio state of {robot.name!r} needs q ({model.nq},) and v ({model.nv},); got "
-                         f"{q.shape} and {v.shape}")
-    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
-        raise ModelError("q or v contains NaN or inf")
+    q = _check.vector(q, model.nq, "q", where=where, hint=f"Pinocchio's configuration of {robot.name!r}")
+    v = _check.vector(v, model.nv, "v", where=where, hint=f"Pinocchio's velocity of {robot.name!r}")
+    for name, a, b, what in robot.pin_unit_q:
+        nrm = float(np.linalg.norm(q[a:b]))
+        if abs(nrm - 1.0) > EULER_TOL:
+            raise ModelError(f"{where}: q[{a}:{b}], the {what} of joint {name!r}, has norm {nrm:.8g}, not 1 "
+                             f"(tolerance {EULER_TOL}); normalise q first, e.g. "
+                             "q = pinocchio.normalize(robot.pin_model, q)")
+    return q, v
+
+
+def _kinematics(robot: RobotSystem, q, v, where="interop.forward_dynamics"):
+    pin = require_pinocchio()
+    robot = _robot(robot, where)
+    q, v = _pin_state(robot, q, v, where)
+    model = robot.pin_model
     data = model.createData()
     pin.forwardKinematics(model, data, q, v)
-    return model, data
+    return model, data, q, v
 
 
 def _speed_maps(robot: RobotSystem, data):
@@ -233,7 +440,11 @@ def to_state(robot: RobotSystem, q, v) -> State:
     >>> st.y.shape, st.yd.shape
     ((42,), (36,))
     """
-    model, data = _kinematics(robot, q, v)
+    model, data, q, v = _kinematics(robot, q, v, "interop.to_state")
+    return _state(model, data)
+
+
+def _state(model, data) -> State:
     ys, yds = [], []
     for i in range(1, model.njoints):
         oMi = data.oMi[i]
@@ -262,13 +473,11 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     >>> bool(np.allclose(interop.forward_dynamics(robot, q, v, tau), a_pin))      
     True
     """
-    if form not in ("lubich", "featherstone", "dense", "fast"):
-        raise ModelError(f"form={form!r}; use 'lubich', 'featherstone', 'dense' or 'fast' (numba)")
-    model, data = _kinematics(robot, q, v)
-    tau = np.asarray(tau, float)
-    if tau.shape != (model.nv,):
-        raise ModelError(f"tau has shape {tau.shape}; {robot.name!r} needs ({model.nv},)")
-    state = to_state(robot, q, v)
+    where = "interop.forward_dynamics"
+    _check.choice(form, ("lubich", "featherstone", "dense", "fast"), "form", where=where)
+    model, data, q, v = _kinematics(robot, q, v, where)
+    tau = _check.vector(tau, model.nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
+    state = _state(model, data)
     T = _speed_maps(robot, data)
     tau_ours = np.concatenate([Ti @ tau[model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]]
                                for i, Ti in zip(range(1, model.njoints), T)])
@@ -289,7 +498,7 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
         qdd_k = qdd_ours[robot.dof_slices[i - 1]]
         a_k = Ti.T @ qdd_k
         if robot.pin_kinds[i - 1] == "free":            # local linear acceleration: d/dt(R^T v_o) = R^T a_o - w_l x v_l
-            vl = np.asarray(v[sl], float)
+            vl = v[sl]
             a_k[:3] -= np.cross(vl[3:], vl[:3])
         a[sl] = a_k
     return a
@@ -306,13 +515,16 @@ def random_state(robot: RobotSystem, seed=None, *, scale: float = 1.0):
     [(9,), (9,), (9,)]
     """
     pin = require_pinocchio()
-    model = robot.pin_model
+    where = "interop.random_state"
+    model = _robot(robot, where).pin_model
+    seed = _check.seed(seed, where=where)
+    scale = _check.scalar(scale, "scale", where=where, nonneg=True)
     rng = np.random.default_rng(seed)
     q = pin.integrate(model, pin.neutral(model), rng.normal(size=model.nv))
     return q, scale * rng.normal(size=model.nv), scale * rng.normal(size=model.nv)
 
 
-__all__ += ["example_robot_path"]
+__all__ += ["example_robot_path", "URDF_JOINT_TYPES"]
 
 
 def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "screw-axis arm") -> RobotSystem:
@@ -332,12 +544,24 @@ def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "scr
     1
     """
     pin = require_pinocchio()
-    Slist = np.asarray(Slist, float)
+    where = "interop.from_screws"
+    Slist = _check.matrix(Slist, (6, None), "Slist", where=where)
     n = Slist.shape[1]
+    if n == 0:
+        raise ModelError(f"{where}: Slist has no columns; give one screw axis [omega; v] per joint (6 x n)")
+    Mlist = _sequence(Mlist, "Mlist", where)
+    Glist = _sequence(Glist, "Glist", where)
     if len(Glist) != n or len(Mlist) < n:
-        raise ModelError(f"from_screws: {n} screw axes need {n} inertias and at least {n} link transforms")
+        raise ModelError(f"{where}: {n} screw axes (columns of Slist) need {n} inertias in Glist (got "
+                         f"{len(Glist)}) and at least {n} link transforms in Mlist (got {len(Mlist)})")
+    Mlist = [_check.matrix(M, (4, 4), f"Mlist[{i}]", where=where) for i, M in enumerate(Mlist)]
+    Glist = [_check.matrix(G, (6, 6), f"Glist[{i}]", where=where, symmetric=True) for i, G in enumerate(Glist)]
+    for i, M in enumerate(Mlist):
+        _check.matrix(M[:3, :3], (3, 3), f"Mlist[{i}][:3, :3]", where=where, orthogonal=True)
+    gravity = _check.vector(gravity, 3, "gravity", where=where)
+    name = _check.instance(name, str, "name", where=where)
     model = pin.Model()
-    model.gravity.linear = np.asarray(gravity, float)
+    model.gravity.linear = gravity
     T = np.eye(4)
     prev_point = np.zeros(3)
     parent = 0
@@ -345,12 +569,16 @@ def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "scr
         T = T @ np.asarray(Mlist[i], float)                         # mass-centre frame of link i at home
         w, v = Slist[:3, i], Slist[3:, i]
         if abs(np.linalg.norm(w) - 1) > 1e-9:
-            raise ModelError(f"from_screws: joint {i + 1} is not revolute (|omega| = {np.linalg.norm(w):.3g})")
+            raise ModelError(f"{where}: Slist column {i} is not a revolute screw axis (|omega| = "
+                             f"{np.linalg.norm(w):.3g}, not 1); give unit rotation axes")
         point = np.cross(w, v)                                        # the point of the axis nearest the origin
         jid = model.addJoint(parent, pin.JointModelRevoluteUnaligned(w), pin.SE3(np.eye(3), point - prev_point),
                              f"joint{i + 1}")
-        G = np.asarray(Glist[i], float)
+        G = Glist[i]
         m = G[3, 3]
+        if m <= 0 or np.linalg.eigvalsh(G[:3, :3]).min() <= 0:
+            raise ModelError(f"{where}: Glist[{i}] has mass {m} and rotational inertia eigenvalues "
+                             f"{np.round(np.linalg.eigvalsh(G[:3, :3]), 9)}; give positive mass and inertia")
         model.appendBodyToJoint(jid, pin.Inertia(m, np.zeros(3), G[:3, :3]), pin.SE3(T[:3, :3], T[:3, 3] - point))
         prev_point, parent = point, jid
     model.name = name
@@ -371,8 +599,31 @@ def from_dh(links, gravity=(0.0, 0.0, -9.81), name: str = "DH arm") -> RobotSyst
     2
     """
     pin = require_pinocchio()
+    where = "interop.from_dh"
+    links = _sequence(links, "links", where)
+    if not links:
+        raise ModelError(f"{where}: links is empty; give one dict per link")
+    rows = []
+    for i, L in enumerate(links):
+        what = f"links[{i}]"
+        _check.instance(L, dict, what, where=where, hint="give dict(d=, a=, alpha=, offset=, m=, r=, I=)")
+        missing = [k for k in ("d", "a", "alpha", "m", "r", "I") if k not in L]
+        if missing:
+            raise ModelError(f"{where}: {what} has no {missing}; each link needs d, a, alpha, m, r, I "
+                             "(offset optional)")
+        row = {k: _check.scalar(L[k], f"{what}['{k}']", where=where) for k in ("d", "a", "alpha")}
+        row["offset"] = _check.scalar(L.get("offset", 0.0), f"{what}['offset']", where=where)
+        row["m"] = _check.scalar(L["m"], f"{what}['m']", where=where, positive=True)
+        row["r"] = _check.vector(L["r"], 3, f"{what}['r']", where=where)
+        row["I"] = _check.matrix(L["I"], (3, 3), f"{what}['I']", where=where, symmetric=True)
+        if np.linalg.eigvalsh(row["I"]).min() <= 0:
+            raise ModelError(f"{where}: {what}['I'] is not positive definite (eigenvalues "
+                             f"{np.round(np.linalg.eigvalsh(row['I']), 9)}); give a positive inertia")
+        rows.append(row)
+    gravity = _check.vector(gravity, 3, "gravity", where=where)
+    name = _check.instance(name, str, "name", where=where)
     model = pin.Model()
-    model.gravity.linear = np.asarray(gravity, float)
+    model.gravity.linear = gravity
 
     def dh(d, a, alpha):
         ca, sa = np.cos(alpha), np.sin(alpha)
@@ -380,17 +631,23 @@ def from_dh(links, gravity=(0.0, 0.0, -9.81), name: str = "DH arm") -> RobotSyst
         return pin.SE3(R, np.array([a, 0.0, d]))                     # Tz(d) Tx(a) Rx(alpha), after Rz(theta)
 
     parent, placement = 0, pin.SE3.Identity()
-    for i, L in enumerate(links):
-        off = float(L.get("offset", 0.0))
+    for i, L in enumerate(rows):
+        off = L["offset"]
         Roff = pin.SE3(np.array([[np.cos(off), -np.sin(off), 0], [np.sin(off), np.cos(off), 0], [0, 0, 1.0]]),
                        np.zeros(3))
         jid = model.addJoint(parent, pin.JointModelRZ(), placement * Roff, f"joint{i + 1}")
-        body = dh(float(L["d"]), float(L["a"]), float(L["alpha"]))
-        I = np.asarray(L["I"], float)
-        model.appendBodyToJoint(jid, pin.Inertia(float(L["m"]), np.asarray(L["r"], float), I), body)
+        body = dh(L["d"], L["a"], L["alpha"])
+        model.appendBodyToJoint(jid, pin.Inertia(L["m"], L["r"], L["I"]), body)
         parent, placement = jid, body
     model.name = name
     return from_pinocchio(model)
+
+
+def _sequence(x, what, where):
+    """A list or tuple (or an array's rows) of per-joint items; else a ModelError."""
+    if isinstance(x, np.ndarray) and x.ndim >= 1:
+        return list(x)
+    return list(_check.instance(x, (list, tuple), what, where=where, hint="give a list with one entry per joint"))
 
 
 def _fast_model(robot: RobotSystem):
