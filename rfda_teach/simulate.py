@@ -20,15 +20,17 @@ True
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from . import dae, rfda
+from . import _check, dae, joints as _joints, rfda
+from . import system as _system
 from .bodies import mass_matrix
-from .errors import ModelError
-from .system import State, System
+from .errors import ConstraintViolationError, ModelError
+from .system import State, System, check_state
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory"]
 
@@ -37,6 +39,11 @@ def _quat_mul(a, b):
     a0, av = a[0], a[1:]
     b0, bv = b[0], b[1:]
     return np.concatenate([[a0 * b0 - av @ bv], a0 * bv + b0 * av + np.cross(av, bv)])
+
+
+def _system_arg(system, where: str) -> System:
+    return _check.instance(system, System, "system", where=where,
+                           hint="build one with rfda_teach.models or rfda_teach.system.System")
 
 
 def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
@@ -51,6 +58,14 @@ def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
     >>> position_rate(sys, np.array([0, 0, 0, 1.0, 0, 0, 0]), np.array([1.0, 0, 0, 0, 0, 2.0]))
     array([1., 0., 0., 0., 0., 0., 1.])
     """
+    where = "simulate.position_rate"
+    system = _system_arg(system, where)
+    y = _check.vector(y, system.n_pos, "y", where=where, hint="the stacked positions of every body")
+    yd = _check.vector(yd, system.n_vel, "yd", where=where, hint="the stacked velocities of every body")
+    return _position_rate(system, y, yd)
+
+
+def _position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
     if system.kind != "spatial":
         return yd.copy()
     out = np.zeros(system.n_pos)
@@ -62,6 +77,8 @@ def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
 
 
 def _normalise(system: System, y: np.ndarray) -> np.ndarray:
+    """Project the Euler parameters on |e| = 1 (inside the integrator only: the initial state is
+    checked against EULER_TOL by :func:`rfda_teach.system.check_state` first)."""
     if system.kind == "spatial":
         y = y.copy()
         for ps in system.pos_slices:
@@ -73,6 +90,8 @@ def _normalise(system: System, y: np.ndarray) -> np.ndarray:
 def energy(system: System, state) -> float:
     """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i.
 
+    The state is checked first (shapes, NaN/inf, unit Euler parameters): a ModelError names
+    the entry at fault.
 
     Examples
     --------
@@ -82,7 +101,8 @@ def energy(system: System, state) -> float:
     >>> energy(sys, (np.array([0.0, 0.0, 0.0, 2.0]), np.array([1.0, 0.0, 1.0, 0.0])))   # 1/2 + 1/2 + 9.81*2
     20.62
     """
-    y, yd = state
+    system = _system_arg(system, "simulate.energy")
+    y, yd = check_state(system, state)
     T = V = 0.0
     d = system.gravity.shape[0]
     for b, ps, vs in zip(system.bodies, system.pos_slices, system.vel_slices):
@@ -106,12 +126,76 @@ class Trajectory:
         return [State(a, b) for a, b in zip(self.y, self.yd)]
 
 
+def _consistency(system: System, state) -> None:
+    """ConstraintViolationError unless ``state`` satisfies every joint (the core's check when present)."""
+    core = getattr(_system, "check_consistency", None)
+    if core is not None:
+        core(system, state)
+        return
+    y, yd = state                                                   # stand-in: the same test, O(n)
+    ps, vs = system.pos_slices, system.vel_slices
+    residual = getattr(_joints, "position_residual", None)
+    for k, joint in enumerate(system.joints):
+        j = system.parents[k]
+        yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
+        r = residual(joint, system.kind, yj, y[ps[k]]) if residual else np.zeros(0)
+        if r.size and np.abs(r).max() > 1e-6:
+            raise ConstraintViolationError(
+                f"simulate.simulate: the initial positions violate joint {k} ({joint.name or joint.type!r}): "
+                f"residual {np.abs(r).max():.3g} > 1e-06; build a consistent state with models.state_from_joints "
+                "or pass check=False")
+        tk = _joints.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
+        c = tk.G @ yd[vs[k]] + (0.0 if j < 0 else tk.Q @ ydj)
+        tol = 1e-6 * (1.0 + float(np.abs(yd).max(initial=0.0)))
+        if c.size and np.abs(c).max() > tol:
+            raise ConstraintViolationError(
+                f"simulate.simulate: the initial velocities violate joint {k} ({joint.name or joint.type!r}): "
+                f"|G_k ydot_k + Q_k ydot_j| = {np.abs(c).max():.3g} > {tol:.3g}; build a consistent state with "
+                "models.state_from_joints or pass check=False")
+
+
+def _no_check(fn) -> dict:
+    """``{"check": False}`` when ``fn`` checks consistency itself (an inner call need not repeat it)."""
+    return {"check": False} if "check" in inspect.signature(fn).parameters else {}
+
+
+_INNER = _no_check(_system.terms)       # the initial state is checked once; drift is the integrator's business
+
+
+def _tau(tau, system: System, where: str):
+    if tau is None or callable(tau):
+        return tau
+    return _check.vector(tau, system.n_dof, "tau", where=where,
+                         hint="one joint force per joint speed, or a callable tau(t, state)")
+
+
+def _times(t_eval, n_out, t_final: float, where: str):
+    if t_eval is not None and n_out is not None:
+        raise ModelError(f"{where}: give t_eval or n_out, not both")
+    if n_out is not None:
+        return np.linspace(0.0, t_final, _check.positive_int(n_out, "n_out", where=where, minimum=2))
+    if t_eval is None:
+        return None
+    t_eval = _check.vector(t_eval, None, "t_eval", where=where)
+    if t_eval.size == 0 or t_eval.min() < 0.0 or t_eval.max() > t_final or np.any(np.diff(t_eval) <= 0):
+        raise ModelError(f"{where}: t_eval must be increasing times in [0, t_final = {t_final}], got {t_eval}")
+    return t_eval
+
+
 def simulate(system: System, state, t_final: float, *, form: str = "featherstone", rtol: float = 1e-10,
-             atol: float = 1e-10, t_eval=None, tau=None) -> Trajectory:
+             atol: float = 1e-10, t_eval=None, n_out: int | None = None, tau=None,
+             check: bool = True) -> Trajectory:
     """Integrate the motion from ``state`` over [0, t_final] with solve_ivp (DOP853).
 
     ``form`` is "lubich", "featherstone" or "dense" (eq. 7).  ``tau`` is a constant
-    joint-force vector or a callable tau(t, state).
+    joint-force vector or a callable tau(t, state).  Output at the integrator's steps,
+    at the times ``t_eval``, or at ``n_out`` (>= 2) evenly spaced times.
+
+    The initial state is checked first: shapes of y and ydot, NaN/inf, Euler parameters
+    of unit norm within :data:`~rfda_teach.bodies.EULER_TOL` (ModelError), and, unless
+    ``check=False``, consistency with every joint (ConstraintViolationError naming the
+    joint and the residual).  Inside the integrator the Euler parameters are projected
+    on |e| = 1.
 
     Examples
     --------
@@ -120,12 +204,24 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     >>> traj = simulate(sys, models.random_state(sys, seed=0), 0.1, t_eval=[0.0, 0.05, 0.1])
     >>> traj.y.shape
     (3, 6)
+    >>> simulate(sys, models.random_state(sys, seed=0), float("inf"))
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: simulate.simulate: t_final is inf; give a finite end time > 0 in seconds, e.g. t_final=2.0
     """
-    if not np.isfinite(t_final) or t_final <= 0:
-        raise ModelError(f"t_final = {t_final}; give a positive, finite duration")
-    if form not in ("lubich", "featherstone", "dense"):
-        raise ModelError(f"form={form!r}; use 'lubich', 'featherstone' or 'dense'")
-    y0, yd0 = State(*map(lambda a: np.asarray(a, float), state))
+    where = "simulate.simulate"
+    system = _system_arg(system, where)
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    form = _check.choice(form, ("lubich", "featherstone", "dense"), "form", where=where)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    _check.instance(check, (bool, np.bool_), "check", where=where)
+    t_eval = _times(t_eval, n_out, t_final, where)
+    tau = _tau(tau, system, where)
+    y0, yd0 = check_state(system, state)              # shapes, NaN, |e| - 1 <= EULER_TOL (ModelError)
+    if check:
+        _consistency(system, State(y0, yd0))
+    y0 = _normalise(system, y0)
     npos = system.n_pos
 
     def rhs(t, x):
@@ -133,15 +229,13 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         yd = x[npos:]
         st = State(y, yd)
         tq = tau(t, st) if callable(tau) else tau
-        if form == "dense":
-            ydd = dae.forward_dynamics(system, st, t, tau=tq).ydd
-        else:
-            ydd = rfda.forward_dynamics(system, st, t, form=form, tau=tq).ydd
-        return np.concatenate([position_rate(system, y, yd), ydd])
+        tr = _system.terms(system, st, t, tau=tq, **_INNER)
+        ydd = dae.solve(system, tr).ydd if form == "dense" else rfda.solve(system, tr, form).ydd
+        return np.concatenate([_position_rate(system, y, yd), ydd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([y0, yd0]), method="DOP853", rtol=rtol, atol=atol,
                     t_eval=t_eval)
     if not sol.success:
-        raise ModelError(f"integration failed: {sol.message}")
+        raise ModelError(f"{where}: integration failed at t = {sol.t[-1]:.6g}: {sol.message}")
     Y = np.array([_normalise(system, x) for x in sol.y[:npos].T])
     return Trajectory(sol.t, Y, sol.y[npos:].T)
