@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bodies import Body, nvel
+from . import _check
+from .bodies import EULER_TOL, Body, nvel
 from .coordinates import appendix_a
 from .errors import ModelError
 from .joints import Joint, evaluate, joint_pose, random_joint_position
@@ -89,6 +90,7 @@ def figure1_tree(kind: str = "planar", gravity=None) -> System:
     >>> figure1_tree("spatial").n_dof
     13
     """
+    kind = _check.choice(kind, ("planar", "spatial"), "kind", where="models.figure1_tree")
     n = len(FIGURE1_PARENTS)
     bodies, joints = [], []
     for i in range(n):
@@ -151,10 +153,13 @@ def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_
     >>> sys.n, sys.kind
     (5, 'spatial')
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ModelError(f"random_tree: n = {n!r}; give a positive integer number of bodies")
-    if kind not in _JOINT_MIX:
-        raise ModelError(f"random_tree: kind={kind!r}; use 'planar' or 'spatial'")
+    where = "models.random_tree"
+    n = _check.positive_int(n, "n (the number of bodies)", where=where)
+    kind = _check.choice(kind, tuple(_JOINT_MIX), "kind", where=where)
+    seed = _check.seed(seed, where=where)
+    chain_bias = _check.scalar(chain_bias, "chain_bias", where=where, nonneg=True)
+    if chain_bias > 1:
+        raise ModelError(f"{where}: chain_bias is {chain_bias}; it is a probability, give a number in [0, 1]")
     rng = np.random.default_rng(seed)
     d = 2 if kind == "planar" else 3
     types, probs, root_types = _JOINT_MIX[kind]
@@ -181,8 +186,9 @@ def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
     >>> chain(4).parents
     (-1, 0, 1, 2)
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ModelError(f"chain: n = {n!r}; give a positive integer number of bodies")
+    where = "models.chain"
+    n = _check.positive_int(n, "n (the number of bodies)", where=where)
+    kind = _check.choice(kind, ("planar", "spatial"), "kind", where=where)
     bodies, joints = [], []
     for i in range(n):
         if kind == "planar":
@@ -199,6 +205,20 @@ def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
     return System(tuple(range(-1, n - 1)), tuple(bodies), tuple(joints), g, name=f"{kind} chain n={n}")
 
 
+def _per_joint(system: System, x, what: str, where: str, size, noun: str) -> list:
+    """One finite vector per joint, of the joint's size (a list or tuple of arrays)."""
+    if x is None or isinstance(x, (str, bytes, dict)) or not hasattr(x, "__len__"):
+        raise ModelError(f"{where}: {what} must be a list with one array per joint ({system.n}), got {x!r}")
+    if len(x) != system.n:
+        raise ModelError(f"{where}: {what} has {len(x)} entries; system {system.name!r} needs one per joint "
+                         f"({system.n})")
+    out = []
+    for k, (joint, xk) in enumerate(zip(system.joints, x)):
+        out.append(_check.vector(xk, size(joint), f"{what}[{k}]", where=where,
+                                 hint=f"joint {k} ({joint.type}) has {size(joint)} {noun}"))
+    return out
+
+
 def state_from_joints(system: System, q, qd) -> State:
     """Absolute state from joint positions q_k and joint speeds qdot_k (lists, one entry per joint).
 
@@ -213,9 +233,16 @@ def state_from_joints(system: System, q, qd) -> State:
     >>> st.y, st.yd                      # both bars along x, turning about the origin at 1 rad/s
     (array([0.5, 0. , 0. , 1.5, 0. , 0. ]), array([0. , 0.5, 1. , 0. , 1.5, 1. ]))
     """
-    if len(q) != system.n or len(qd) != system.n:
-        raise ModelError(f"state_from_joints: need one q and one qdot per joint ({system.n}), "
-                         f"got {len(q)} and {len(qd)}")
+    where = "models.state_from_joints"
+    system = _check.instance(system, System, "system", where=where,
+                             hint="build one with rfda_teach.models or rfda_teach.system.System")
+    q = _per_joint(system, q, "q", where, lambda jt: jt.n_q, "position variables")
+    qd = _per_joint(system, qd, "qd", where, lambda jt: jt.n_dof, "joint speeds")
+    for k, joint in enumerate(system.joints):
+        quat = {"spherical": slice(0, 4), "free": slice(3, 7)}.get(joint.type)
+        if quat is not None and abs(np.linalg.norm(q[k][quat]) - 1.0) > EULER_TOL:
+            raise ModelError(f"{where}: q[{k}] (joint {k}, {joint.type}) has Euler parameters {q[k][quat]} of norm "
+                             f"{np.linalg.norm(q[k][quat]):.8f}, not 1 (tolerance {EULER_TOL}); normalise them (e / |e|)")
     y = np.zeros(system.n_pos)
     yd = np.zeros(system.n_vel)
     ps, vs = system.pos_slices, system.vel_slices
@@ -228,13 +255,9 @@ def state_from_joints(system: System, q, qd) -> State:
     for k in system.topology.order:
         j = system.parents[k]
         joint = system.joints[k]
-        qdk = np.asarray(qd[k], float)
-        if qdk.shape != (joint.n_dof,):
-            raise ModelError(f"state_from_joints: joint {k} ({joint.type}) needs {joint.n_dof} speeds, "
-                             f"got shape {qdk.shape}")
         tk = evaluate(joint, kind, None if j < 0 else y[ps[j]], None if j < 0 else zero, y[ps[k]], zero)
         E, D, B, H, _ = appendix_a(tk.G, tk.G_d, tk.Q, tk.Q_d)
-        yd[vs[k]] = H @ qdk + (0.0 if j < 0 else B @ yd[vs[j]])          # eq. (61)
+        yd[vs[k]] = H @ qd[k] + (0.0 if j < 0 else B @ yd[vs[j]])          # eq. (61)
     return State(y, yd)
 
 
@@ -252,7 +275,11 @@ def random_state(system: System, seed=None, *, speed: float = 1.0) -> State:
     >>> st.y.shape, st.yd.shape
     ((28,), (24,))
     """
-    rng = np.random.default_rng(seed)
+    where = "models.random_state"
+    system = _check.instance(system, System, "system", where=where,
+                             hint="build one with rfda_teach.models or rfda_teach.system.System")
+    speed = _check.scalar(speed, "speed", where=where, nonneg=True)
+    rng = np.random.default_rng(_check.seed(seed, where=where))
     q = [random_joint_position(jt, rng) for jt in system.joints]
     qd = [speed * rng.normal(size=jt.n_dof) for jt in system.joints]
     return state_from_joints(system, q, qd)

@@ -42,9 +42,69 @@ def test_random_models_are_reproducible_and_mix_joint_types():
 
 
 def test_model_argument_errors():
-    with pytest.raises(ModelError, match="positive integer"):
+    with pytest.raises(ModelError, match=r"n \(the number of bodies\) is 0; give an integer >= 1"):
         models.random_tree(0)
     with pytest.raises(ModelError, match="kind='cubic'"):
         models.random_tree(3, kind="cubic")
     with pytest.raises(ModelError, match="mass -1.0 is not positive"):
         models.planar_revolute_pair(m_k=-1.0)
+
+
+# --- issue 11, item 8: NaN and bad arguments never pass silently ------------------------------------
+
+def test_random_state_refuses_nan_speed():
+    """speed=nan used to give a state full of NaN velocities without a word."""
+    with pytest.raises(ModelError, match="speed is nan"):
+        models.random_state(models.chain(3), seed=0, speed=float("nan"))
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_bad_seeds_refused_everywhere(seed):
+    with pytest.raises(ModelError, match="seed"):
+        models.random_state(models.chain(2), seed=seed)
+    with pytest.raises(ModelError, match="seed"):
+        models.random_tree(3, seed=seed)
+
+
+def test_state_from_joints_refuses_nan_positions_and_speeds():
+    """A NaN joint position used to give NaN absolute positions silently."""
+    sys_ = models.chain(2)
+    ok = [np.zeros(1), np.zeros(1)]
+    with pytest.raises(ModelError, match=r"q\[1\]\[0\] is nan"):
+        models.state_from_joints(sys_, [np.zeros(1), np.array([np.nan])], ok)
+    with pytest.raises(ModelError, match=r"qd\[0\]\[0\] is inf"):
+        models.state_from_joints(sys_, ok, [np.array([np.inf]), np.zeros(1)])
+
+
+def test_state_from_joints_refuses_wrong_lengths_and_types():
+    sys_ = models.chain(2)
+    ok = [np.zeros(1), np.zeros(1)]
+    with pytest.raises(ModelError, match="q has 1 entries"):
+        models.state_from_joints(sys_, ok[:1], ok)
+    with pytest.raises(ModelError, match=r"q\[0\] has shape \(2,\)"):
+        models.state_from_joints(sys_, [np.zeros(2), np.zeros(1)], ok)
+    with pytest.raises(ModelError, match="qd must be a list"):
+        models.state_from_joints(sys_, ok, None)
+    with pytest.raises(ModelError, match=r"q\[1\] must be an array"):
+        models.state_from_joints(sys_, [np.zeros(1), "x"], ok)
+
+
+def test_state_from_joints_refuses_non_unit_quaternions():
+    """A spherical joint's Euler parameters of norm 2 used to be normalised silently."""
+    from rfda_teach.bodies import Body
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import System
+    ball = System((-1,), (Body("spatial", 1.0, np.eye(3)),), (Joint("spherical", child_point=(0, 0, -1.0)),),
+                  (0.0, 0.0, -9.81))
+    with pytest.raises(ModelError, match="norm 2"):
+        models.state_from_joints(ball, [np.array([2.0, 0, 0, 0])], [np.zeros(3)])
+    with pytest.raises(ModelError, match="norm 0"):
+        models.state_from_joints(ball, [np.zeros(4)], [np.zeros(3)])
+
+
+@pytest.mark.parametrize("n", [0, -2, 2.0, "3", None, True])
+def test_chain_and_random_tree_refuse_bad_sizes(n):
+    with pytest.raises(ModelError, match="number of bodies"):
+        models.chain(n)
+    with pytest.raises(ModelError, match="number of bodies"):
+        models.random_tree(n)
