@@ -29,12 +29,14 @@ array([ 0.,  0.,  0., -1.])
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 
-from .errors import ConstraintRankError, ModelError
+from . import _check
+from .errors import ConstraintRankError, IllConditionedError, ModelError
 from .system import System, Terms, terms
 
 __all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve"]
@@ -62,7 +64,7 @@ class DAEResult:
         return self.K[self.n_vel:, : self.n_vel]
 
 
-def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None):
+def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None, check: bool = True):
     """Assemble eq. (7): return (K, rhs) with K = [[M, C^T], [C, 0]], rhs = [f; gamma].
 
 
@@ -74,7 +76,7 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, ext
     array([[ 0.,  1.,  0.,  0.],
            [-1.,  0.,  1.,  0.]])
     """
-    return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext), extra)
+    return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), extra)
 
 
 def assemble_terms(system: System, tr: Terms, extra=None):
@@ -105,9 +107,7 @@ def assemble_terms(system: System, tr: Terms, extra=None):
         rhs[rows] = jt.gamma
     K[:nv, nv:] = K[nv:, :nv].T                                # G_j^T lam_j and Q_k^T lam_k
     if extra is not None:                                      # rows C_x ydd = gamma_x of cut joints
-        C_x, g_x = np.atleast_2d(np.asarray(extra[0], float)), np.asarray(extra[1], float).ravel()
-        if C_x.shape[1] != nv or g_x.shape != (C_x.shape[0],):
-            raise ModelError(f"extra constraint rows must be (k x {nv}, k), got {C_x.shape} and {g_x.shape}")
+        C_x, g_x = _extra(extra, nv)
         k = C_x.shape[0]
         K2 = np.zeros((nv + nc + k, nv + nc + k))
         K2[:nv + nc, :nv + nc] = K
@@ -117,11 +117,15 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     return K, rhs
 
 
-def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None) -> DAEResult:
+def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None,
+                     check: bool = True) -> DAEResult:
     """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
 
     ``extra`` = (C_x, gamma_x) appends constraint rows C_x yddot = gamma_x (cut joints of closed
-    loops); their multipliers follow the joints' in ``lam``.
+    loops); their multipliers follow the joints' in ``lam``.  Rows that depend on others (a
+    constraint Jacobian without full row rank) raise ConstraintRankError naming them.  With
+    ``check`` (default) the state must satisfy every joint
+    (:func:`rfda_teach.system.check_consistency`).
 
 
     Examples
@@ -131,7 +135,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=N
     >>> res.ydd.shape, res.lam.shape
     ((39,), (26,))
     """
-    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext), extra)
+    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), extra)
 
 
 def solve(system: System, tr: Terms, extra=None) -> DAEResult:
@@ -147,11 +151,64 @@ def solve(system: System, tr: Terms, extra=None) -> DAEResult:
     True
     """
     K, rhs = assemble_terms(system, tr, extra)
-    try:
-        x = scipy.linalg.solve(K, rhs, assume_a="sym", check_finite=False)
-    except (np.linalg.LinAlgError, scipy.linalg.LinAlgError) as exc:
-        raise ConstraintRankError(
-            f"system {system.name!r}: the matrix of eq. (7) is singular; the joint constraints are not "
-            "independent (a G_k without full row rank); check the joint definitions") from exc
     nv = system.n_vel
+    x, trouble = None, None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", scipy.linalg.LinAlgWarning)
+        try:
+            x = scipy.linalg.solve(K, rhs, assume_a="sym", check_finite=False)
+        except (np.linalg.LinAlgError, scipy.linalg.LinAlgError) as exc:
+            trouble = f"the factorisation failed: {exc}"
+    if trouble is None and not np.all(np.isfinite(x)):
+        trouble = "the solution is not finite"
+    if trouble is None and any(issubclass(w.category, scipy.linalg.LinAlgWarning) for w in caught):
+        trouble = "reciprocal condition number below machine precision"
+    if trouble is not None:
+        _diagnose(system, K, nv, trouble, usable=x is not None and bool(np.all(np.isfinite(x))))
     return DAEResult(x[:nv], x[nv:], K, rhs, nv)
+
+
+def _extra(extra, nv: int):
+    """Validate extra rows (C_x, gamma_x) for eq. (7)."""
+    try:
+        C_x, g_x = extra
+    except (TypeError, ValueError):
+        raise ModelError("extra must be a pair (C_x, gamma_x): C_x of shape (k, n_vel), gamma_x of length k") from None
+    C_x = np.atleast_2d(_check.matrix(C_x, (None, nv), "extra C_x", where="dae"))
+    g_x = _check.vector(np.ravel(_check._array(g_x, "extra gamma_x", "dae")), C_x.shape[0], "extra gamma_x",
+                        where="dae")
+    return C_x, g_x
+
+
+def _row_labels(system: System, k_extra: int) -> list:
+    out = []
+    for k in range(system.n):
+        out += [f"joint {k} row {r}" for r in range(system.con_slices[k].stop - system.con_slices[k].start)]
+    return out + [f"extra row {r}" for r in range(k_extra)]
+
+
+def _diagnose(system: System, K: np.ndarray, nv: int, trouble: str, usable: bool) -> None:
+    """Find dependent constraint rows of eq. (7) by QR with column pivoting of C^T; raise
+    ConstraintRankError naming them; otherwise warn that eq. (7) is ill-conditioned (or raise
+    IllConditionedError when no finite solution came out)."""
+    C = K[nv:, :nv]
+    labels = _row_labels(system, C.shape[0] - system.n_constraints)
+    if C.shape[0]:
+        _, R, piv = scipy.linalg.qr(C.T, mode="economic", pivoting=True, check_finite=False)
+        d = np.abs(np.diag(R))
+        tol = max(C.shape) * np.finfo(float).eps * (d[0] if d.size else 1.0)
+        rank = int(np.sum(d > tol))
+        if rank < C.shape[0]:
+            dep = sorted(int(i) for i in piv[rank:])
+            names = ", ".join(labels[i] for i in dep)
+            raise ConstraintRankError(
+                f"system {system.name!r}: the constraint rows of eq. (7) have rank {rank} of {C.shape[0]}; "
+                f"{names} depend(s) on the other rows; remove the duplicated or dependent rows "
+                "(the paper assumes independent constraints, §2)")
+    msg = (f"system {system.name!r}: eq. (7) is ill-conditioned ({trouble}) although its constraint rows "
+           "are independent; this comes from extreme mass, inertia or length ratios")
+    if not usable:
+        raise IllConditionedError(msg + "; rescale the model (units) or use rfda.forward_dynamics(..., "
+                                  "form='featherstone'), which is stable at large mass ratios")
+    _check.warn(msg + "; the result may have lost many digits (compare with rfda form='featherstone')",
+                stacklevel=4)

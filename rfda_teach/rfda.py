@@ -37,11 +37,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve, LinAlgError
 
-from .errors import ConstraintRankError, ModelError
+from . import _check
+from .errors import IllConditionedError, ModelError
 from .coordinates import appendix_a
 from .system import System, Terms, terms
 
-__all__ = ["RFDAResult", "forward_dynamics", "solve", "joint_accelerations", "FORMS"]
+__all__ = ["RFDAResult", "forward_dynamics", "solve", "joint_accelerations", "FORMS", "COND_WARN"]
 
 FORMS = ("lubich", "featherstone")
 
@@ -59,20 +60,48 @@ class RFDAResult:
     form: str
 
 
-def _chol(A: np.ndarray, what: str):
+#: the Lubich form warns when a Cholesky factor's condition estimate exceeds this (about 8 digits lost)
+COND_WARN = 1e8
+
+
+def _chol(A: np.ndarray, what: str, form: str):
+    """Cholesky factor of a matrix that is positive definite in exact arithmetic (every M_i is, and
+    G_k has full row rank by construction); a failure is a floating-point breakdown."""
     try:
-        return cho_factor(A, lower=True, check_finite=False)
+        fac = cho_factor(A, lower=True, check_finite=False)
     except (LinAlgError, np.linalg.LinAlgError, ValueError):
-        raise ConstraintRankError(
-            f"{what} is not positive definite (rank {np.linalg.matrix_rank(A)} of {A.shape[0]}); "
-            "the joint's G_k has dependent rows or a body has no mass in a free direction") from None
+        fac = None
+    if fac is None or not np.all(np.isfinite(fac[0])):
+        alt = ("form='featherstone', which stays accurate at large mass ratios" if form == "lubich"
+               else "dae.forward_dynamics (eq. 7) or rescale the model's units")
+        raise IllConditionedError(
+            f"{what} lost positive definiteness in floating point (condition estimate "
+            f"{_cond_estimate(A):.1e}); it is positive definite in exact arithmetic, so the cause is "
+            f"extreme mass or inertia ratios between bodies; use {alt}") from None
+    return fac
+
+
+def _cond_estimate(A: np.ndarray, fac=None) -> float:
+    """Cheap condition estimate of an SPD matrix: (max/min diagonal of its Cholesky factor)^2,
+    a lower bound that tracks cond(A) within a factor of a few for the M_hat of eq. (9)."""
+    if A.size == 0:
+        return 1.0
+    if fac is None:
+        d = np.abs(np.diag(A))
+        return float(d.max() / d.min()) if d.min() > 0 else np.inf
+    d = np.abs(np.diag(fac[0]))
+    return float((d.max() / d.min()) ** 2) if d.min() > 0 else np.inf
 
 
 def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich", *, tau=None,
-                     f_ext=None) -> RFDAResult:
+                     f_ext=None, check: bool = True) -> RFDAResult:
     """Two-stage O(n) forward dynamics, Lubich form eq. (9)-(10) or Featherstone form eq. (11)-(12).
 
-    Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.
+    Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.  With
+    ``check`` (default) the state must satisfy every joint
+    (:func:`rfda_teach.system.check_consistency`); integrators pass ``check=False``.  The Lubich
+    form issues an :class:`~rfda_teach.errors.RFDAWarning` when a factor's condition estimate
+    exceeds :data:`COND_WARN` (extreme mass ratios); the Featherstone form stays accurate there.
 
     Examples
     --------
@@ -84,9 +113,8 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     array([[3., 0.],
            [0., 1.]])
     """
-    if form not in FORMS:
-        raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
-    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext), form)
+    _check.choice(form, FORMS, "form", where="rfda.forward_dynamics")
+    return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), form)
 
 
 def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
@@ -100,8 +128,8 @@ def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
     >>> rfda.solve(sys, terms(sys, st), "lubich").qdd.shape
     (3,)
     """
-    if form not in FORMS:
-        raise ModelError(f"form={form!r} is not known; use one of {FORMS}")
+    _check.choice(form, FORMS, "form", where="rfda.solve")
+    _check.instance(system, System, "system", where="rfda.solve")
     if form == "lubich":
         ydd, lam, Mh, fh = _lubich(system, tr)
     else:
@@ -138,16 +166,27 @@ def _lubich(system: System, tr):
     Mh = [M.copy() for M in tr.M]
     fh = [f.copy() for f in tr.f]
     Mfac, Wfac = [None] * system.n, [None] * system.n
+    worst = (1.0, "")
     for k in reversed(order):
         jt = tr.joint[k]
-        Mfac[k] = _chol(Mh[k], f"M_hat_{k}")
+        Mfac[k] = _chol(Mh[k], f"M_hat_{k} (eq. 9, node {k})", "lubich")
+        worst = max(worst, (_cond_estimate(Mh[k], Mfac[k]), f"M_hat_{k}"))
         if jt.G.shape[0]:
             X = cho_solve(Mfac[k], jt.G.T)                       # M_hat_k^{-1} G_k^T
-            Wfac[k] = _chol(jt.G @ X, f"G_{k} M_hat_{k}^-1 G_{k}^T (joint {k})")
+            W = jt.G @ X
+            Wfac[k] = _chol(W, f"G_{k} M_hat_{k}^-1 G_{k}^T (joint {k})", "lubich")
+            worst = max(worst, (_cond_estimate(W, Wfac[k]), f"G_{k} M_hat_{k}^-1 G_{k}^T"))
         j = par[k]
         if j >= 0 and jt.G.shape[0]:
             Mh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.Q)                                   # eq. (9)
             fh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.gamma - jt.G @ cho_solve(Mfac[k], fh[k]))  # eq. (10)
+    if worst[0] > COND_WARN:
+        _check.warn(
+            f"system {system.name!r}: the Lubich form is ill-conditioned here: {worst[1]} has condition "
+            f"estimate {worst[0]:.1e}, so about {np.log10(worst[0] * np.finfo(float).eps) + 16:.0f} of 16 "
+            "digits of yddot and lam may be lost (M_hat_j of eq. 9 adds the stiff constraint directions "
+            "of heavy subtrees to light bodies); form='featherstone' (eq. 11-12) stays accurate",
+            stacklevel=5)
     ydd = np.zeros(system.n_vel)
     lam = np.zeros(system.n_constraints)
     vs, cs = system.vel_slices, system.con_slices
@@ -173,7 +212,7 @@ def _featherstone(system: System, tr):
         jt = tr.joint[k]
         E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
         U = Mh[k] @ H                                            # M_hat_k H_k
-        Dfac = _chol(H.T @ U, f"H_{k}^T M_hat_{k} H_{k}")
+        Dfac = _chol(H.T @ U, f"H_{k}^T M_hat_{k} H_{k} (node {k})", "featherstone")
         AB[k] = (E, B, H, d, U, Dfac)
         j = par[k]
         if j >= 0:

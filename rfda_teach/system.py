@@ -308,8 +308,8 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
         tk = _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
         jt.append(tk)
         if check:
-            _velocity_ok(system, k, tk, yd)
             _position_ok(system, k, yj, y[ps[k]])
+            _velocity_ok(system, k, tk, yd)
         tau_k = tau[ds[k]]
         if tau_k.size:
             f[k] = f[k] + tk.G_d.T @ tau_k

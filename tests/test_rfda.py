@@ -72,3 +72,56 @@ def test_bad_form_and_bad_tau():
         rfda.forward_dynamics(sys_, s, form="aba")
     with pytest.raises(ModelError, match=r"tau has shape \(2,\); it must be \(4,\)"):
         rfda.forward_dynamics(sys_, s, tau=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("kind", ["planar", "spatial"])
+def test_lubich_warns_at_extreme_mass_ratio_featherstone_stays_accurate(kind):
+    """Issue 11 item 3: masses alternating 1e-6/1e6 gave 7e-5 relative error from the Lubich form
+    without a word.  Cause: M_hat_j of eq. (9) of a light body carries the stiff constraint
+    directions of its heavy subtree (cond ~ 1e12).  Now an RFDAWarning; at 1e-8/1e8, where its
+    Cholesky factor breaks down, an IllConditionedError naming the cause (it blamed dependent rows)."""
+    from test_dae import _alternating_chain
+    from rfda_teach.errors import IllConditionedError, RFDAWarning
+    sys_ = _alternating_chain(1e-6, kind)
+    s = models.random_state(sys_, seed=1)
+    ref = dae.forward_dynamics(sys_, s)
+    with pytest.warns(RFDAWarning, match=r"Lubich form is ill-conditioned.*featherstone"):
+        lub = rfda.forward_dynamics(sys_, s, form="lubich")
+    assert rel(lub.ydd, ref.ydd) > 1e-9                   # the warning is deserved
+    fe = rfda.forward_dynamics(sys_, s, form="featherstone")
+    assert rel(fe.ydd, ref.ydd) < 1e-12
+    sys_ = _alternating_chain(1e-8, kind)
+    s = models.random_state(sys_, seed=1)
+    with pytest.raises(IllConditionedError, match=r"extreme mass or inertia ratios.*form='featherstone'"):
+        rfda.forward_dynamics(sys_, s, form="lubich")
+
+
+def test_well_conditioned_systems_do_not_warn():
+    import warnings
+    from rfda_teach.errors import RFDAWarning
+    for seed in range(5):
+        sys_ = models.random_tree(20, kind="spatial", seed=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RFDAWarning)
+            rfda.forward_dynamics(sys_, models.random_state(sys_, seed=seed), form="lubich")
+
+
+@pytest.mark.parametrize("kind", ["planar", "spatial"])
+def test_forest_several_bodies_on_the_ground(kind):
+    """Several roots (a torso with two arms on a fixed base): both forms equal eq. (7)."""
+    from rfda_teach.system import System
+    a = models.random_tree(5, kind=kind, seed=1)
+    b = models.random_tree(4, kind=kind, seed=2)
+    c = models.random_tree(3, kind=kind, seed=3)
+    parents = list(a.parents) + [p + 5 if p >= 0 else -1 for p in b.parents] + \
+        [p + 9 if p >= 0 else -1 for p in c.parents]
+    sys_ = System(tuple(parents), a.bodies + b.bodies + c.bodies, a.joints + b.joints + c.joints,
+                  gravity=a.gravity, name="forest")
+    assert sys_.topology.roots == (0, 5, 9)
+    s = models.random_state(sys_, seed=4)
+    ref = dae.forward_dynamics(sys_, s)
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form)
+        assert rel(r.ydd, ref.ydd) < 1e-10 and rel(r.lam, ref.lam) < 1e-10
+        assert rel(r.qdd, rfda.joint_accelerations(sys_, __import__("rfda_teach.system").system.terms(sys_, s),
+                                                   ref.ydd)) < 1e-10
