@@ -89,6 +89,17 @@ class RobotSystem(System):
     pin_placements: tuple = field(default=(), repr=False)
     pin_unit_q: tuple = ()
 
+    def __post_init__(self):
+        super().__post_init__()
+        pin = require_pinocchio()
+        where, hint = "interop.RobotSystem", "build a RobotSystem with interop.from_pinocchio or from_urdf"
+        _check.instance(self.pin_model, pin.Model, "pin_model", where=where, hint=hint)
+        if self.pin_model.njoints - 1 != self.n or len(self.pin_kinds) != self.n or \
+                len(self.pin_placements) != self.n:
+            raise ModelError(f"{where}: {self.n} bodies but pin_model has {self.pin_model.njoints - 1} joints, "
+                             f"pin_kinds {len(self.pin_kinds)} and pin_placements {len(self.pin_placements)} "
+                             f"entries; {hint}")
+
 
 _REVOLUTE = {"JointModelRX", "JointModelRY", "JointModelRZ", "JointModelRevoluteUnaligned",
              "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ", "JointModelRevoluteUnboundedUnaligned"}
@@ -99,7 +110,8 @@ _SUPPORTED = ("supported: revolute (axis-aligned or not, bounded or continuous),
 _REFUSED = {
     "JointModelPlanar": "a URDF 'planar' joint; replace it by two prismatic joints and a revolute joint "
                         "(with small links between them), or use a free-flyer",
-    "JointModelMimic": "a mimic joint (URDF <mimic>): the package's joints are independent; load the URDF with interop.from_urdf(path, ignore_mimic=True) to "
+    "JointModelMimic": "a mimic joint (URDF <mimic>): the package's joints are independent; load the URDF "
+                       "with interop.from_urdf(path, ignore_mimic=True) to "
                        "treat it as an independent joint",
 }
 

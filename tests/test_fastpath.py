@@ -26,3 +26,83 @@ def test_fast_path_equals_readable_featherstone(n, seed):
 def test_fast_path_refuses_planar_systems():
     with pytest.raises(ModelError, match="spatial trees"):
         fastpath.compile_model(models.figure1_tree())
+
+
+def _forest(sizes, seed):
+    """Several random spatial trees side by side: a forest, each tree's root on the ground."""
+    from rfda_teach.system import System
+    parents, bodies, joints = [], [], []
+    for k, n in enumerate(sizes):
+        t = models.random_tree(n, kind="spatial", seed=seed + k)
+        off = len(parents)
+        parents += [p + off if p >= 0 else -1 for p in t.parents]
+        bodies += list(t.bodies)
+        joints += list(t.joints)
+    return System(tuple(parents), tuple(bodies), tuple(joints), t.gravity, name="forest")
+
+
+@settings(max_examples=15)
+@given(st_.lists(st_.integers(1, 8), min_size=2, max_size=4), st_.integers(0, 2 ** 31 - 1))
+def test_fast_path_on_forests_equals_readable_featherstone(sizes, seed):
+    """Several bodies on the ground (a forest): the compiled path follows Topology.order root by root."""
+    sys_ = _forest(sizes, seed)
+    assert len(sys_.topology.roots) == len(sizes)
+    s = models.random_state(sys_, seed=seed + 1)
+    tau = np.random.default_rng(seed).normal(size=sys_.n_dof)
+    ref = rfda.forward_dynamics(sys_, s, form="featherstone", tau=tau)
+    fm = fastpath.compile_model(sys_)
+    assert rel(fastpath.forward_dynamics(fm, s.y, s.yd, tau), ref.ydd) < 1e-10
+    assert rel(fastpath.joint_accelerations(fm, s.y, s.yd, tau), ref.qdd) < 1e-10
+
+
+def _bad(what, fn):
+    def make(s):
+        y, yd, tau = s.y.copy(), s.yd.copy(), np.ones(3)
+        args = dict(y=y, yd=yd, tau=tau)
+        args[what] = fn(args[what])
+        return args
+    return make
+
+
+@pytest.mark.parametrize("make, match", [
+    (_bad("y", lambda y: np.r_[np.nan, y[1:]]), r"y\[0\] is nan"),
+    (_bad("yd", lambda yd: np.r_[yd[:-1], np.inf]), r"yd\[17\] is inf"),
+    (_bad("tau", lambda t: np.r_[t[:-1], np.nan]), r"tau\[2\] is nan"),
+    (_bad("y", lambda y: y[:-1]), r"y has shape \(20,\); it must be \(21,\) \(7 entries per body"),
+    (_bad("yd", lambda yd: np.r_[yd, 0.0]), r"yd has shape \(19,\); it must be \(18,\)"),
+    (_bad("tau", lambda t: t[:2]), r"tau has shape \(2,\); it must be \(3,\)"),
+    (_bad("y", lambda y: None), r"y must be an array of numbers, got None"),
+    (_bad("yd", lambda yd: "fast"), r"yd must be an array of numbers, got 'fast'"),
+    (_bad("tau", lambda t: ["a", "b", "c"]), r"tau must be an array of real numbers"),
+    (_bad("y", lambda y: np.r_[y[:10], np.zeros(4), y[14:]]),
+     r"body 1: Euler parameters y\[10:14\] have norm 0, not 1 \(tolerance 1e-06\); normalise"),
+    (_bad("y", lambda y: np.r_[y[:3], 1.001 * y[3:7], y[7:]]), r"body 0: Euler parameters y\[3:7\] have norm 1.001"),
+])
+@pytest.mark.parametrize("fn", ["forward_dynamics", "joint_accelerations"])
+def test_fast_path_refuses_bad_inputs_before_numba(make, match, fn):
+    """Issue 11, item 8: NaN went through, a zero quaternion raised ZeroDivisionError, None a numba TypingError."""
+    sys_ = models.chain(3, "spatial")
+    s = models.random_state(sys_, seed=0)
+    fm = fastpath.compile_model(sys_)
+    args = make(s)
+    with pytest.raises(ModelError, match=f"fastpath.{fn}: {match}"):
+        getattr(fastpath, fn)(fm, **args)
+
+
+def test_fast_path_refuses_a_non_model():
+    s = models.random_state(models.chain(2, "spatial"), seed=0)
+    with pytest.raises(ModelError, match="fm must be a FastModel, got System; build it with fastpath.compile_model"):
+        fastpath.forward_dynamics(models.chain(2, "spatial"), s.y, s.yd)
+    with pytest.raises(ModelError, match="system must be a System, got str"):
+        fastpath.compile_model("ur5")
+    with pytest.raises(ModelError, match="fastpath.FastModel: parents must be a ndarray"):
+        fastpath.FastModel(*([None] * 14))
+
+
+def test_fast_path_accepts_lists_and_default_tau():
+    sys_ = models.chain(3, "spatial")
+    s = models.random_state(sys_, seed=0)
+    fm = fastpath.compile_model(sys_)
+    ref = rfda.forward_dynamics(sys_, s, form="featherstone").qdd
+    assert rel(fastpath.joint_accelerations(fm, list(s.y), list(s.yd)), ref) < 1e-12
+    assert rel(fastpath.joint_accelerations(fm, s.y.astype(np.float32), s.yd), ref) < 1e-5

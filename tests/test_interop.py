@@ -277,7 +277,8 @@ def test_every_urdf_joint_kind_against_aba(tmp_path, kind):
 
 def test_planar_urdf_joint_is_refused_by_name(tmp_path):
     path = _urdf(tmp_path, [("slider", "planar", "base", "l1", '<axis xyz="0 0 1"/>')])
-    with pytest.raises(ModelError, match=r"joint 'slider' is a Pinocchio JointModelPlanar, which is not supported \(a URDF 'planar' joint"):
+    with pytest.raises(ModelError, match=r"joint 'slider' is a Pinocchio JointModelPlanar, which is not supported "
+                                         r"\(a URDF 'planar' joint"):
         interop.from_urdf(path)
 
 
@@ -292,18 +293,21 @@ def test_mimic_joint_is_refused_not_dropped(tmp_path):
     hinge = '<axis xyz="0 0 1"/>' + _LIMIT
     path = _urdf(tmp_path, [("j1", "revolute", "base", "l1", hinge),
                             ("j2", "revolute", "l1", "l2", hinge + '<mimic joint="j1" multiplier="2" offset="0.1"/>')])
-    with pytest.raises(ModelError, match=r"joint 'j2' .*mimics joint 'j1'.*mimic joints are not supported.*ignore_mimic=True"):
+    with pytest.raises(ModelError, match=r"joint 'j2' .*mimics joint 'j1'.*mimic joints are not "
+                                         r"supported.*ignore_mimic=True"):
         interop.from_urdf(path)
     assert interop.from_urdf(path, ignore_mimic=True).n_dof == 2        # the documented opt-in
     mimic_model = pin.buildModelFromUrdf(str(path), mimic=True)      # a model built with mimic support
-    with pytest.raises(ModelError, match=r"joint 'j2' is a Pinocchio JointModelMimic, which is not supported .*ignore_mimic=True"):
+    with pytest.raises(ModelError, match=r"joint 'j2' is a Pinocchio JointModelMimic, which is not "
+                                         r"supported .*ignore_mimic=True"):
         interop.from_pinocchio(mimic_model)
 
 
 @pytest.mark.parametrize("make, match", [
     (lambda d: d / "missing.urdf", r"URDF file '.*missing.urdf' does not exist; check the path"),
     (lambda d: d, r"is a directory, not a URDF file; give the path of the .urdf file \(it holds \['t.urdf'\]\)"),
-    (lambda d: _write(d, "bad.urdf", "<robot name='x'><link name='a'>"), r"bad.urdf' is not well-formed XML \(.*line 1"),
+    (lambda d: _write(d, "bad.urdf", "<robot name='x'><link name='a'>"),
+     r"bad.urdf' is not well-formed XML \(.*line 1"),
     (lambda d: _write(d, "e.urdf", ""), r"e.urdf' is not well-formed XML"),
     (lambda d: _write(d, "s.sdf", "<sdf><model/></sdf>"), r"has top element <sdf>; a URDF file has <robot>"),
     (lambda d: _urdf(d, [("j", "revolute", "base", "l1", _LIMIT)], mass="nan", name="n.urdf"),
