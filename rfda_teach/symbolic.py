@@ -20,20 +20,109 @@ Matrix([[f_x1 + f_x2, f_y1]])
 
 from __future__ import annotations
 
+import numbers
 from types import SimpleNamespace
 
+import numpy as np
 import sympy as sp
+
+from .errors import ConstraintRankError, ModelError
 
 __all__ = ["lubich", "featherstone", "method_2", "appendix_a", "featherstone_sliders", "planar_revolute_pair",
            "planar_rotation", "M_hat_11_printed", "A_tilde_printed", "E_D_eq36"]
 
 
+def _flat(x):
+    for e in x:
+        if isinstance(e, (list, tuple)):
+            yield from _flat(e)
+        else:
+            yield e
+
+
+def _mat(x, what: str, where: str, *, rows=None, cols=None, column: bool = False) -> sp.Matrix:
+    """A sympy Matrix from a sympy Matrix, a numeric numpy array or a (nested) list of numbers and
+    sympy expressions; anything else (strings, None, scalars, dicts) is a ModelError naming ``what``."""
+    if isinstance(x, sp.MatrixBase):
+        M = sp.Matrix(x)
+    elif isinstance(x, np.ndarray) and x.dtype.kind in "iuf" and x.ndim in (1, 2):
+        M = sp.Matrix(x)
+    elif isinstance(x, (list, tuple)) and len(x) and all(
+            isinstance(e, (numbers.Number, sp.Basic)) and not isinstance(e, bool) for e in _flat(x)):
+        try:
+            M = sp.Matrix(x)
+        except (ValueError, TypeError, sp.SympifyError) as exc:
+            raise ModelError(f"{where}: {what} is not a rectangular matrix: {x!r}") from exc
+    else:
+        raise ModelError(f"{where}: {what} must be a sympy Matrix (or a numeric array), got {x!r} "
+                         f"({type(x).__name__}); build it with sympy.Matrix(...)")
+    if column and M.shape[0] == 1 and M.shape[1] != 1 and rows not in (None, 1):
+        M = M.T
+    if M.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise ModelError(f"{where}: {what} contains nan or an infinity; every entry must be finite")
+    if (rows is not None and M.shape[0] != rows) or (cols is not None and M.shape[1] != cols):
+        want = f"{'n' if rows is None else rows}x{'n' if cols is None else cols}"
+        raise ModelError(f"{where}: {what} has shape {M.shape}; it must be {want}")
+    return M
+
+
+def _square(x, what: str, where: str, n=None) -> sp.Matrix:
+    M = _mat(x, what, where, rows=n, cols=n)
+    if M.shape[0] != M.shape[1]:
+        raise ModelError(f"{where}: {what} has shape {M.shape}; it must be square")
+    return M
+
+
+def _inv(A: sp.Matrix, what: str, where: str, hint: str, err=ConstraintRankError) -> sp.Matrix:
+    try:
+        return A.inv()
+    except (ValueError, ZeroDivisionError) as exc:           # sympy's NonInvertibleMatrixError is a ValueError
+        raise err(f"{where}: {what} is singular (rank {A.rank()} of {A.shape[0]}); {hint}") from exc
+
+
+def _children(children, where: str, names) -> list:
+    if children is None or isinstance(children, (str, bytes, dict)) or not hasattr(children, "__iter__"):
+        raise ModelError(f"{where}: children must be a list of tuples {tuple(names)}, got {children!r}")
+    out = []
+    for i, c in enumerate(children):
+        if not isinstance(c, (tuple, list)) or len(c) != len(names):
+            raise ModelError(f"{where}: children[{i}] must be a tuple {tuple(names)}, got {c!r}")
+        out.append(c)
+    return out
+
+
+def _pair(p, where: str):
+    if not isinstance(p, SimpleNamespace) or not all(hasattr(p, a) for a in ("s_k", "q_k", "m_k", "J_k", "m_j")):
+        raise ModelError(f"{where}: p must be the namespace returned by symbolic.planar_revolute_pair(), "
+                         f"got {type(p).__name__}")
+    return p
+
+
+
 def lubich(M_j, f_j, children):
-    """Eq. (9)-(10): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, G_k, Q_k, gamma_k)."""
-    M_hat, f_hat = sp.Matrix(M_j), sp.Matrix(f_j)
-    for M_k, f_k, G_k, Q_k, gamma_k in children:
-        Minv = M_k.inv()
-        W = (G_k * Minv * G_k.T).inv()
+    """Eq. (9)-(10): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, G_k, Q_k, gamma_k).
+
+    Examples
+    --------
+    >>> m = sp.Symbol("m", positive=True)
+    >>> lubich(sp.eye(1), sp.zeros(1, 1), [(m * sp.eye(1), sp.zeros(1, 1), sp.eye(1), -sp.eye(1),
+    ...                                     sp.zeros(1, 1))])[0]
+    Matrix([[m + 1]])
+    """
+    where = "symbolic.lubich"
+    M_hat = _square(M_j, "M_j", where)
+    p = M_hat.shape[0]
+    f_hat = _mat(f_j, "f_j", where, rows=p, cols=1, column=True)
+    for i, c in enumerate(_children(children, where, ("M_k", "f_k", "G_k", "Q_k", "gamma_k"))):
+        M_k = _square(c[0], f"children[{i}] M_k", where)
+        pk = M_k.shape[0]
+        f_k = _mat(c[1], f"children[{i}] f_k", where, rows=pk, cols=1, column=True)
+        G_k = _mat(c[2], f"children[{i}] G_k", where, cols=pk)
+        Q_k = _mat(c[3], f"children[{i}] Q_k", where, rows=G_k.shape[0], cols=p)
+        gamma_k = _mat(c[4], f"children[{i}] gamma_k", where, rows=G_k.shape[0], cols=1, column=True)
+        Minv = _inv(M_k, f"children[{i}] M_k", where, "a mass matrix must be positive definite", ModelError)
+        W = _inv(G_k * Minv * G_k.T, f"children[{i}] G_k M_k^-1 G_k^T (eq. 9)", where,
+                 "G_k must have full row rank")
         M_hat += Q_k.T * W * Q_k                                      # eq. (9)
         f_hat += Q_k.T * W * (gamma_k - G_k * Minv * f_k)             # eq. (10)
     return M_hat, f_hat
@@ -52,10 +141,20 @@ def featherstone(M_j, f_j, children):
     [m_1 + m_2,   0],
     [        0, m_1]])
     """
-    M_hat, f_hat = sp.Matrix(M_j), sp.Matrix(f_j)
-    for M_k, f_k, B_k, H_k, d_k in children:
+    where = "symbolic.featherstone"
+    M_hat = _square(M_j, "M_j", where)
+    p = M_hat.shape[0]
+    f_hat = _mat(f_j, "f_j", where, rows=p, cols=1, column=True)
+    for i, c in enumerate(_children(children, where, ("M_k", "f_k", "B_k", "H_k", "d_k"))):
+        M_k = _square(c[0], f"children[{i}] M_k", where)
         n = M_k.shape[0]
-        Pk = sp.eye(n) - M_k * H_k * (H_k.T * M_k * H_k).inv() * H_k.T
+        f_k = _mat(c[1], f"children[{i}] f_k", where, rows=n, cols=1, column=True)
+        B_k = _mat(c[2], f"children[{i}] B_k", where, rows=n, cols=p)
+        H_k = _mat(c[3], f"children[{i}] H_k", where, rows=n)
+        d_k = _mat(c[4], f"children[{i}] d_k", where, rows=n, cols=1, column=True)
+        HMH = _inv(H_k.T * M_k * H_k, f"children[{i}] H_k^T M_k H_k (eq. 11)", where,
+                   "the columns of H_k must be independent and M_k positive definite")
+        Pk = sp.eye(n) - M_k * H_k * HMH * H_k.T
         M_hat += B_k.T * Pk * M_k * B_k                               # eq. (11)
         f_hat += B_k.T * Pk * (f_k - M_k * d_k)                       # eq. (12)
     return M_hat, f_hat
@@ -72,8 +171,14 @@ def appendix_a(G, G_d, Q, Q_d):
     [1, 0],
     [0, 1]])
     """
-    inv = G.col_join(G_d).inv()
-    m = G.shape[0]
+    where = "symbolic.appendix_a"
+    G = _mat(G, "G", where)
+    m, p = G.shape
+    G_d = _mat(G_d, "G_d", where, rows=p - m, cols=p)
+    Q = _mat(Q, "Q", where, rows=m)
+    Q_d = _mat(Q_d, "Q_d", where, rows=p - m, cols=Q.shape[1])
+    inv = _inv(G.col_join(G_d), "[G; G_d] of eq. (60)", where,
+               "the constrained rows G and the free rows G_d must together span every velocity direction")
     E, D = inv[:, :m], inv[:, m:]
     return E, D, -(E * Q + D * Q_d), D
 
@@ -88,7 +193,12 @@ def method_2(M, E, D):
     >>> method_2(sp.diag(m, m), sp.Matrix([1, 0]), sp.Matrix([0, 1]))[0]
     Matrix([[0]])
     """
-    A = -(D.T * M * D).inv() * D.T * M * E
+    where = "symbolic.method_2"
+    M = _square(M, "M", where)
+    E = _mat(E, "E", where, rows=M.shape[0])
+    D = _mat(D, "D", where, rows=M.shape[0])
+    A = -_inv(D.T * M * D, "D^T M D (eq. 42)", where,
+              "the columns of D must be independent (condition 1) and M positive definite") * D.T * M * E
     return A, E + D * A, D
 
 
@@ -103,6 +213,12 @@ def planar_rotation(phi):
     [0, -1],
     [1,  0]])
     """
+    if isinstance(phi, (bool, str, bytes)) or not isinstance(phi, (numbers.Real, np.floating, np.integer, sp.Expr)):
+        raise ModelError(f"symbolic.planar_rotation: phi must be a real number or a sympy expression, got {phi!r} "
+                         f"({type(phi).__name__})")
+    phi = sp.sympify(phi)
+    if phi.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise ModelError(f"symbolic.planar_rotation: phi is {phi}; give a finite angle")
     return sp.Matrix([[sp.cos(phi), -sp.sin(phi)], [sp.sin(phi), sp.cos(phi)]])
 
 
@@ -172,6 +288,7 @@ def M_hat_11_printed(p):
     >>> sp.simplify(M_hat_11_printed(p).subs(p.s_k[0], 0).subs(p.s_k[1], 0))    # pin at k's centre
     m_j + m_k
     """
+    p = _pair(p, "symbolic.M_hat_11_printed")
     m_j, J_k, m_k = p.m_j, p.J_k, p.m_k
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     num = (-2 * m_k ** 2 * sx * sy * sp.sin(2 * phi) + m_k ** 2 * sx ** 2 * sp.cos(2 * phi) + m_k ** 2 * sx ** 2
@@ -190,6 +307,7 @@ def E_D_eq36(p):
     >>> E.shape, D.shape
     ((3, 2), (3, 1))
     """
+    p = _pair(p, "symbolic.E_D_eq36")
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     E = sp.Matrix([[1, 0], [0, 1], [0, 0]])
     D = sp.Matrix([sx * sp.sin(phi) + sy * sp.cos(phi), -sx * sp.cos(phi) + sy * sp.sin(phi), 1])
@@ -205,6 +323,7 @@ def A_tilde_printed(p):
     >>> A_tilde_printed(planar_revolute_pair()).shape
     (1, 2)
     """
+    p = _pair(p, "symbolic.A_tilde_printed")
     m_k, J_k = p.m_k, p.J_k
     sx, sy, phi = p.s_k[0], p.s_k[1], p.q_k[2]
     den = J_k + m_k * (sx ** 2 + sy ** 2)
