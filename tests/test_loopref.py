@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from rfda_teach import loopref, rcr
+from rfda_teach.bodies import Body
+from rfda_teach.errors import ConstraintViolationError, ModelError
 
 
 @pytest.mark.parametrize("make", [rcr.five_bar, rcr.four_bar])
@@ -26,7 +28,9 @@ def test_baumgarte_pulls_an_open_loop_closed():
     model = rcr.four_bar()
     q0 = model.q0.copy()
     q0[1] += 1e-4                                                # open the loop slightly
-    r = loopref.dae_simulate(model, 1.0, q0=q0, n_out=11)
+    with pytest.raises(ConstraintViolationError, match="does not close"):
+        loopref.dae_simulate(model, 1.0, q0=q0, n_out=11)           # refused unless asked for
+    r = loopref.dae_simulate(model, 1.0, q0=q0, n_out=11, check=False)
     res = [np.abs(rcr.closure(model, q)).max() for q in r.q]
     assert res[0] > 1e-5 and res[-1] < 1e-3 * res[0]
 
@@ -36,3 +40,48 @@ def test_open_chain_is_the_loop_cut_at_its_last_joint():
     assert sys.parents == (-1, 0, 1, 2)
     assert [j.type for j in sys.joints] == ["revolute2d"] * 3 + ["prismatic2d"]
     assert cut.type == "prismatic2d"
+
+
+def alternating(ratio):
+    """The five-bar with bar masses ratio, 1/ratio, ratio, 1/ratio (thin rods of unit length)."""
+    f = rcr.five_bar()
+    bodies = tuple(Body("planar", m, m / 12, name=f"bar {k}") for k, m in enumerate([ratio, 1 / ratio] * 2, 1))
+    return rcr.LoopMechanism(f"five-bar {ratio:g}", bodies, f.joints, f.q0, f.dependents)
+
+
+@pytest.mark.parametrize("ratio", [1e3, 1e6, 1e9])
+def test_multiplier_reference_is_accurate_at_extreme_mass_ratios(ratio):
+    """Issue 11, item 3: built on the Lubich form, the multiplier reference was 1.9e3 relative off at
+    1e6 : 1e-6 (ill-conditioned G M_hat^-1 G^T) and raised ConstraintRankError at 1e9 : 1e-9; on the
+    Featherstone form it agrees with the dense DAE and with RCR to rounding."""
+    model = alternating(ratio)
+    rng = np.random.default_rng(0)
+    q = rcr.solve_dependents(model, model.q0 + 0.05 * rng.standard_normal(5))
+    qd = rcr.dependent_velocities(model, q, rng.standard_normal(5))
+    ref = rcr.accelerations(model, q, qd)
+    scale = np.abs(ref).max()
+    got = loopref.multiplier_accelerations(model, q, qd)
+    assert np.abs(got - ref).max() / scale < 1e-9
+    if ratio <= 1e6:                       # eq. (7) itself is near-singular at 1e9 (rcond 1e-19)
+        assert np.abs(loopref.dae_accelerations(model, q, qd) - ref).max() / scale < 1e-9
+
+
+def test_loop_references_refuse_an_open_loop_and_bad_numbers():
+    """Issue 11, items 5 and 8: loopref accepted an open loop and NaN Baumgarte parameters."""
+    fb = rcr.five_bar()
+    for f in (loopref.dae_accelerations, loopref.multiplier_accelerations):
+        with pytest.raises(ConstraintViolationError, match="does not close loop 'five-bar'.*solve_dependents"):
+            f(fb, fb.q0 + 0.1, np.zeros(5))
+        with pytest.raises(ConstraintViolationError, match="velocity constraint"):
+            f(fb, fb.q0, np.ones(5))
+    with pytest.raises(ModelError, match="alpha is nan"):
+        loopref.dae_accelerations(fb, fb.q0, np.zeros(5), alpha=float("nan"))
+    with pytest.raises(ModelError, match="t_final"):
+        loopref.dae_simulate(fb, None)
+    s = rcr.loop_series(2)
+    qs = [L.q0 for L in s.loops]
+    qs[0] = qs[0] + 0.05
+    for f in (loopref.series_dae_accelerations, loopref.series_multiplier_accelerations):
+        with pytest.raises(ConstraintViolationError, match=r"loop 0\).*does not close"):
+            f(s, qs, [np.zeros(4)] * 2)
+    assert len(loopref.series_dae_accelerations(s, qs, [np.zeros(4)] * 2, check=False)) == 2

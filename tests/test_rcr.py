@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rfda_teach import dae, loopref, rcr, rfda, system as s
-from rfda_teach.errors import ModelError, RFDAError, SingularCoordinateSelectionError
+from rfda_teach.errors import ConstraintViolationError, ModelError, RFDAError, SingularCoordinateSelectionError
 
 MECHANISMS = {"five-bar": rcr.five_bar, "four-bar": rcr.four_bar, "7-loop": lambda: rcr.loop_chain(7)}
 
@@ -157,9 +157,9 @@ def test_bad_input_is_refused_clearly():
     fb = rcr.five_bar()
     with pytest.raises(ModelError, match="5 entries"):
         rcr.accelerations(fb, np.zeros(4), np.zeros(5))
-    with pytest.raises(ModelError, match="NaN"):
+    with pytest.raises(ModelError, match=r"q\[0\] is nan"):
         rcr.accelerations(fb, np.r_[np.nan, fb.q0[1:]], np.zeros(5))
-    with pytest.raises(ModelError, match="unknown method"):
+    with pytest.raises(ModelError, match="method='magic' is not known"):
         rcr.accelerations(fb, fb.q0, np.zeros(5), method="magic")
     with pytest.raises(ModelError, match="exactly 3"):
         rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q2", "q5"))
@@ -167,11 +167,11 @@ def test_bad_input_is_refused_clearly():
         rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q1", "q2", "q3"))
     with pytest.raises(ModelError, match="unknown coordinate"):
         rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q2", "q3", "q9"))
-    with pytest.raises(ModelError, match="does not close"):
+    with pytest.raises(ConstraintViolationError, match="does not close"):
         rcr.accelerations(fb, fb.q0 + 0.1, np.zeros(5))
-    with pytest.raises(ModelError, match="velocity constraint"):
+    with pytest.raises(ConstraintViolationError, match="velocity constraint"):
         rcr.accelerations(fb, fb.q0, np.ones(5))
-    with pytest.raises(ModelError, match="positive duration"):
+    with pytest.raises(ModelError, match="t_final is -1.0"):
         rcr.simulate(fb, "acs", -1.0)
     with pytest.raises(ModelError, match="revolute"):
         rcr.LoopJoint("spherical")
@@ -240,3 +240,99 @@ def test_multiplication_counts_are_linear_and_do_not_change_results():
     t = Tally()
     counted = rcr._solve(fb, rcr.topology(fb, "acs"), q, qd, t)[0]
     assert t.total == rcr.count_multiplications(fb) and np.array_equal(counted, rcr.accelerations(fb, q, qd))
+
+
+# ----------------------------------------------------------------------------- issue 11 regressions
+
+def test_simulate_rows_are_the_integrated_motion_for_every_t_final():
+    """Issue 11, item 1: the rows were rebuilt after integration by Newton from the *last* guess, so for
+    t_final = 2.0 GCL started in the mirror assembly (q4 = 1) and ACS at q2 + 2 pi.  All five columns of
+    ACS and GCL at several t_final must equal one DAE run at the same instants, start at q0 and be
+    continuous."""
+    fb = rcr.five_bar()
+    tol = dict(rtol=1e-8, atol=1e-8)
+    ref = rcr.simulate(fb, "dae", 3.0, n_out=61, **tol)                # rows every 0.05 s
+    for t_final in (0.5, 1.0, 2.0, 3.0):
+        n_out = int(round(t_final / 0.05)) + 1
+        runs = {m: rcr.simulate(fb, m, t_final, n_out=n_out, **tol) for m in ("acs", "gcl")}
+        if t_final == 2.0:
+            runs["dae"] = rcr.simulate(fb, "dae", t_final, n_out=n_out, **tol)
+        for m, r in runs.items():
+            assert r.q.shape == (n_out, 5)
+            assert np.abs(r.q[0] - fb.q0).max() < 1e-12, (m, t_final, r.q[0])
+            assert np.abs(r.qd[0]).max() < 1e-12
+            assert np.abs(np.diff(r.q, axis=0)).max() < 1.0, (m, t_final)     # no 2 pi jumps, no branch change
+            assert np.abs(r.q - ref.q[:n_out]).max() < 1e-5, (m, t_final)
+            assert np.abs(r.qd - ref.qd[:n_out]).max() < 1e-4, (m, t_final)
+
+
+def test_dae_rows_follow_a_revolute_cut_joint_through_pi():
+    """The DAE reads the cut joint's angle from the geometry (atan2); it must keep its multiple of 2 pi."""
+    f = rcr.four_bar()
+    q0 = f.q0.copy()
+    q0[-1] = 0.02 - np.pi                                        # the rocker pivot angle starts near -pi
+    joints = rcr._close_last_joint(list(f.joints), q0)
+    L = rcr.LoopMechanism("four-bar at pi", f.bodies, tuple(joints), q0, f.dependents)
+    tol = dict(rtol=1e-9, atol=1e-9)
+    dae_run = rcr.simulate(L, "dae", 1.0, n_out=21, **tol)
+    acs_run = rcr.simulate(L, "acs", 1.0, n_out=21, **tol)
+    assert dae_run.q[:, -1].min() < -np.pi                        # it does cross -pi
+    for r in (dae_run, acs_run):
+        assert np.abs(r.q[0] - q0).max() < 1e-12
+        assert np.abs(np.diff(r.q, axis=0)).max() < 0.5
+    assert np.abs(dae_run.q - acs_run.q).max() < 1e-6
+
+
+@pytest.mark.parametrize("method", ["acs", "gcl", "dae"])
+def test_simulate_refuses_an_initial_speed_that_opens_the_loop(method):
+    """Issue 11, item 5: qd0 violating the velocity constraint was integrated (DAE) or silently changed."""
+    fb = rcr.five_bar()
+    with pytest.raises(ConstraintViolationError, match="velocity constraint.*five-bar.*dependent_velocities"):
+        rcr.simulate(fb, method, 0.1, qd0=[1.0, 0, 0, 0, 0], n_out=3)
+    qd0 = rcr.dependent_velocities(fb, fb.q0, [1.0, 0, 0, 0, 0])
+    r = rcr.simulate(fb, method, 0.05, qd0=qd0, n_out=3)
+    assert np.allclose(r.qd[0], qd0, atol=1e-12)
+
+
+def test_simulate_refuses_a_model_whose_q0_does_not_close():
+    f = rcr.five_bar()
+    L = rcr.LoopMechanism("open five-bar", f.bodies, f.joints, f.q0 + 0.1, f.dependents)
+    with pytest.raises(ConstraintViolationError, match="does not close loop 'open five-bar'.*solve_dependents"):
+        rcr.simulate(L, "acs", 0.1)
+
+
+def test_series_accelerations_refuses_an_open_loop():
+    """Issue 11, item 5: rcr.series_accelerations accepted unassembled q."""
+    s = rcr.loop_series(2)
+    qs = [L.q0 for L in s.loops]
+    qs[1] = qs[1] + 0.05
+    qds = [np.zeros(4)] * 2
+    with pytest.raises(ConstraintViolationError, match=r"loop 1\).*does not close"):
+        rcr.series_accelerations(s, qs, qds)
+    rcr.series_accelerations(s, qs, qds, check=False)               # the opt-out for inner loops
+    with pytest.raises(ConstraintViolationError, match="velocity constraint"):
+        rcr.series_accelerations(s, [L.q0 for L in s.loops], [np.ones(4)] * 2)
+
+
+def test_dependent_velocities_and_energy_refuse_an_open_loop():
+    fb = rcr.five_bar()
+    with pytest.raises(ConstraintViolationError, match="does not close"):
+        rcr.dependent_velocities(fb, fb.q0 + 0.1, np.zeros(5))
+    with pytest.raises(ConstraintViolationError, match="velocity constraint"):
+        rcr.energy(fb, fb.q0, np.ones(5))
+    assert np.isfinite(rcr.energy(fb, fb.q0, np.ones(5), check=False))
+
+
+def test_nan_and_wrong_shapes_are_refused_by_name():
+    """Issue 11, item 8: NaN in tau passed silently; wrong-length gravity failed later with a bare ValueError."""
+    fb = rcr.five_bar()
+    with pytest.raises(ModelError, match=r"tree_accelerations.*tau\[1\] is nan"):
+        rcr.tree_accelerations(fb, fb.q0, np.zeros(5), tau=[0.0, np.nan, 0.0, 0.0])
+    with pytest.raises(ModelError, match="gravity has shape"):
+        rcr.LoopMechanism("g3", fb.bodies, fb.joints, fb.q0, fb.dependents, gravity=(0.0, -9.81, 0.0))
+    with pytest.raises(ModelError, match="t_final is inf"):
+        rcr.simulate(fb, "acs", float("inf"))
+    with pytest.raises(ModelError, match="n must be an integer"):
+        rcr.loop_chain(6.0)
+    with pytest.raises(ModelError, match="method='magic'"):
+        rcr.simulate(fb, "magic", 1.0)

@@ -1,10 +1,315 @@
-"""Bad-input cases (see tests/robustness_cases/__init__.py for the format)."""
+"""Bad-input cases for the closed loops: rfda_teach.rcr and rfda_teach.loopref
+(see tests/robustness_cases/__init__.py for the format).
+
+Every case fails at entry (validation or the O(n) loop-consistency check), so nothing here integrates
+or builds the sympy model.
+"""
 from __future__ import annotations
 
-from rfda_teach import errors  # noqa: F401
+import numpy as np
 
-from robustness_cases import Case  # noqa: F401
+from rfda_teach import loopref, rcr
+from rfda_teach.bodies import Body
+from rfda_teach.errors import ConstraintViolationError, ModelError
+
+from robustness_cases import Case
+
+NAN, INF = float("nan"), float("inf")
+FB = rcr.five_bar()
+Z5 = np.zeros(5)
+Q0 = FB.q0
+OPEN = FB.q0 + 0.1                                   # positions that do not close the loop
+BAD_QD = np.ones(5)                                  # speeds that violate the velocity constraint
+SERIES = rcr.loop_series(2)
+QS = [L.q0 for L in SERIES.loops]
+QDS = [np.zeros(4), np.zeros(4)]
+ROD = Body("planar", 1.0, 1.0 / 12.0)
+J = FB.joints
 
 CASES: list = []
-COVERED: list = []
-EXEMPT: dict = {}
+
+
+def add(id_, call, error, match):
+    CASES.append(Case(f"loops-{id_}", call, error, match))
+
+
+# ----------------------------------------------------------------------------- the model argument
+MODEL_FUNCS = {
+    "rcr.topology": lambda m: rcr.topology(m),
+    "rcr.accelerations": lambda m: rcr.accelerations(m, Q0, Z5),
+    "rcr.dependent_velocities": lambda m: rcr.dependent_velocities(m, Q0, Z5),
+    "rcr.solve_dependents": lambda m: rcr.solve_dependents(m, Q0),
+    "rcr.closure": lambda m: rcr.closure(m, Q0),
+    "rcr.closure_jacobian": lambda m: rcr.closure_jacobian(m, Q0),
+    "rcr.selection_sigma": lambda m: rcr.selection_sigma(m, Q0, ("q2", "q3", "q5")),
+    "rcr.energy": lambda m: rcr.energy(m, Q0, Z5),
+    "rcr.simulate": lambda m: rcr.simulate(m, "acs", 1.0),
+    "rcr.body_poses": lambda m: rcr.body_poses(m, Q0),
+    "rcr.tree_accelerations": lambda m: rcr.tree_accelerations(m, Q0, Z5),
+    "rcr.count_multiplications": lambda m: rcr.count_multiplications(m),
+    "loopref.open_chain": lambda m: loopref.open_chain(m),
+    "loopref.dae_accelerations": lambda m: loopref.dae_accelerations(m, Q0, Z5),
+    "loopref.dae_simulate": lambda m: loopref.dae_simulate(m, 1.0),
+    "loopref.sympy_model": lambda m: loopref.sympy_model(m),
+    "loopref.sympy_simulate": lambda m: loopref.sympy_simulate(m, 1.0),
+    "loopref.multiplier_accelerations": lambda m: loopref.multiplier_accelerations(m, Q0, Z5),
+}
+for name, f in MODEL_FUNCS.items():
+    for tag, bad in (("none", None), ("str", "five-bar"), ("int", 5), ("list", [1.0, 2.0]),
+                     ("series", SERIES if name != "rcr.count_multiplications" else FB.joints[0])):
+        add(f"{name}-model-{tag}", lambda f=f, bad=bad: f(bad), ModelError, "model")
+
+SERIES_FUNCS = {
+    "rcr.series_accelerations": lambda s: rcr.series_accelerations(s, QS, QDS),
+    "rcr.series_poses": lambda s: rcr.series_poses(s, QS),
+    "loopref.series_tree": lambda s: loopref.series_tree(s),
+    "loopref.series_dae_accelerations": lambda s: loopref.series_dae_accelerations(s, QS, QDS),
+    "loopref.series_multiplier_accelerations": lambda s: loopref.series_multiplier_accelerations(s, QS, QDS),
+}
+for name, f in SERIES_FUNCS.items():
+    for tag, bad in (("none", None), ("str", "series"), ("model", FB), ("list", [FB])):
+        add(f"{name}-series-{tag}", lambda f=f, bad=bad: f(bad), ModelError, "series")
+
+# ----------------------------------------------------------------------------- state vectors
+BAD_VECTORS = [("none", None, "q"), ("str", "0 0 0 0 0", "q"), ("short", [0.0] * 4, r"shape \(4,\)"),
+               ("2d", np.zeros((5, 1)), r"shape \(5, 1\)"), ("nan", [NAN, 0, 0, 0, 0], r"\[0\] is nan"),
+               ("inf", [0, 0, INF, 0, 0], r"\[2\] is inf"), ("scalar", 0.0, r"shape \(\)"),
+               ("words", ["a"] * 5, "real numbers")]
+Q_FUNCS = {
+    "rcr.accelerations": lambda q: rcr.accelerations(FB, q, Z5),
+    "rcr.dependent_velocities": lambda q: rcr.dependent_velocities(FB, q, Z5),
+    "rcr.solve_dependents": lambda q: rcr.solve_dependents(FB, q),
+    "rcr.closure": lambda q: rcr.closure(FB, q),
+    "rcr.closure_jacobian": lambda q: rcr.closure_jacobian(FB, q),
+    "rcr.selection_sigma": lambda q: rcr.selection_sigma(FB, q, ("q2", "q3", "q5")),
+    "rcr.energy": lambda q: rcr.energy(FB, q, Z5),
+    "rcr.body_poses": lambda q: rcr.body_poses(FB, q),
+    "rcr.tree_accelerations": lambda q: rcr.tree_accelerations(FB, q, Z5),
+    "loopref.dae_accelerations": lambda q: loopref.dae_accelerations(FB, q, Z5),
+    "loopref.multiplier_accelerations": lambda q: loopref.multiplier_accelerations(FB, q, Z5),
+    "loopref.dae_simulate-q0": lambda q: loopref.dae_simulate(FB, 1.0, q0=q),
+}
+QD_FUNCS = {
+    "rcr.accelerations": lambda qd: rcr.accelerations(FB, Q0, qd),
+    "rcr.dependent_velocities": lambda qd: rcr.dependent_velocities(FB, Q0, qd),
+    "rcr.energy": lambda qd: rcr.energy(FB, Q0, qd),
+    "rcr.tree_accelerations": lambda qd: rcr.tree_accelerations(FB, Q0, qd),
+    "rcr.simulate-qd0": lambda qd: rcr.simulate(FB, "acs", 1.0, qd0=qd),
+    "loopref.dae_accelerations": lambda qd: loopref.dae_accelerations(FB, Q0, qd),
+    "loopref.multiplier_accelerations": lambda qd: loopref.multiplier_accelerations(FB, Q0, qd),
+    "loopref.dae_simulate-qd0": lambda qd: loopref.dae_simulate(FB, 1.0, qd0=qd),
+    "loopref.sympy_simulate-qd0": lambda qd: loopref.sympy_simulate(FB, 1.0, qd0=qd),
+}
+for funcs, arg in ((Q_FUNCS, "q"), (QD_FUNCS, "qd")):
+    for name, f in funcs.items():
+        for tag, bad, match in BAD_VECTORS:
+            if tag == "none" and "simulate" in name:
+                continue                                   # q0=None means model.q0, qd0=None rest
+            add(f"{name}-{arg}-{tag}", lambda f=f, bad=bad: f(bad), ModelError, match)
+
+# ----------------------------------------------------------------------------- inconsistent states (item 5)
+OPEN_STATE = {
+    "rcr.accelerations": lambda: rcr.accelerations(FB, OPEN, Z5),
+    "rcr.dependent_velocities": lambda: rcr.dependent_velocities(FB, OPEN, Z5),
+    "rcr.energy": lambda: rcr.energy(FB, OPEN, Z5),
+    "loopref.dae_accelerations": lambda: loopref.dae_accelerations(FB, OPEN, Z5),
+    "loopref.multiplier_accelerations": lambda: loopref.multiplier_accelerations(FB, OPEN, Z5),
+    "loopref.dae_simulate": lambda: loopref.dae_simulate(FB, 1.0, q0=OPEN),
+    "rcr.series_accelerations": lambda: rcr.series_accelerations(SERIES, [QS[0], QS[1] + 0.1], QDS),
+    "loopref.series_dae_accelerations": lambda: loopref.series_dae_accelerations(SERIES, [QS[0] + 0.1, QS[1]], QDS),
+    "loopref.series_multiplier_accelerations":
+        lambda: loopref.series_multiplier_accelerations(SERIES, [QS[0] + 0.1, QS[1]], QDS),
+    "rcr.simulate-model-q0": lambda: rcr.simulate(rcr.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents),
+                                                  "acs", 1.0),
+    "loopref.sympy_simulate-model-q0":
+        lambda: loopref.sympy_simulate(rcr.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents), 1.0),
+}
+for name, call in OPEN_STATE.items():
+    add(f"{name}-open-loop", call, ConstraintViolationError, r"does not close loop .*solve_dependents")
+BAD_SPEED = {
+    "rcr.accelerations": lambda: rcr.accelerations(FB, Q0, BAD_QD),
+    "rcr.energy": lambda: rcr.energy(FB, Q0, BAD_QD),
+    "loopref.dae_accelerations": lambda: loopref.dae_accelerations(FB, Q0, BAD_QD),
+    "loopref.multiplier_accelerations": lambda: loopref.multiplier_accelerations(FB, Q0, BAD_QD),
+    "rcr.series_accelerations": lambda: rcr.series_accelerations(SERIES, QS, [np.ones(4)] * 2),
+    "loopref.series_dae_accelerations": lambda: loopref.series_dae_accelerations(SERIES, QS, [np.ones(4)] * 2),
+    "loopref.series_multiplier_accelerations":
+        lambda: loopref.series_multiplier_accelerations(SERIES, QS, [np.ones(4)] * 2),
+}
+for m in ("acs", "gcl", "rcr", "dae"):
+    BAD_SPEED[f"rcr.simulate-{m}"] = lambda m=m: rcr.simulate(FB, m, 1.0, qd0=[1.0, 0, 0, 0, 0])
+BAD_SPEED["loopref.dae_simulate"] = lambda: loopref.dae_simulate(FB, 1.0, qd0=BAD_QD)
+BAD_SPEED["loopref.sympy_simulate"] = lambda: loopref.sympy_simulate(FB, 1.0, qd0=BAD_QD)
+for name, call in BAD_SPEED.items():
+    add(f"{name}-bad-speed", call, ConstraintViolationError, r"velocity constraint .*dependent_velocities")
+add("rcr.simulate-qd0-only-independents", lambda: rcr.simulate(FB, "acs", 1.0, qd0=[1.0, 0, 0, 0, 0]),
+    ConstraintViolationError, "qd0")
+
+# ----------------------------------------------------------------------------- time spans and integrator options
+SIMS = {"rcr.simulate": lambda **kw: rcr.simulate(FB, "acs", **kw),
+        "loopref.dae_simulate": lambda **kw: loopref.dae_simulate(FB, **kw),
+        "loopref.sympy_simulate": lambda **kw: loopref.sympy_simulate(FB, **kw)}
+for name, f in SIMS.items():
+    for tag, t in (("none", None), ("str", "2"), ("zero", 0.0), ("neg", -1.0), ("inf", INF), ("nan", NAN),
+                   ("list", [1.0])):
+        add(f"{name}-t_final-{tag}", lambda f=f, t=t: f(t_final=t), ModelError, "t_final")
+    for tag, n in (("zero", 0), ("one", 1), ("float", 10.0), ("str", "10"), ("none", None)):
+        add(f"{name}-n_out-{tag}", lambda f=f, n=n: f(t_final=1.0, n_out=n), ModelError, "n_out")
+    for opt in ("rtol", "atol"):
+        for tag, v in (("zero", 0.0), ("nan", NAN), ("str", "1e-9")):
+            add(f"{name}-{opt}-{tag}", lambda f=f, opt=opt, v=v: f(t_final=1.0, **{opt: v}), ModelError, opt)
+for tag, v in (("nan", NAN), ("neg", -1.0), ("str", "20")):
+    for p in ("alpha", "beta"):
+        add(f"loopref.dae_simulate-{p}-{tag}", lambda p=p, v=v: loopref.dae_simulate(FB, 1.0, **{p: v}),
+            ModelError, p)
+        add(f"loopref.dae_accelerations-{p}-{tag}", lambda p=p, v=v: loopref.dae_accelerations(FB, Q0, Z5, **{p: v}),
+            ModelError, p)
+for tag, v in (("str", "yes"), ("none", None), ("int", 1)):
+    add(f"rcr.accelerations-check-{tag}", lambda v=v: rcr.accelerations(FB, Q0, Z5, check=v), ModelError, "check")
+    add(f"loopref.dae_simulate-check-{tag}", lambda v=v: loopref.dae_simulate(FB, 1.0, check=v), ModelError,
+        "check")
+    add(f"rcr.count_multiplications-by_step-{tag}", lambda v=v: rcr.count_multiplications(FB, by_step=v),
+        ModelError, "by_step")
+
+# ----------------------------------------------------------------------------- methods and dependent sets
+for name, f in {"rcr.simulate": lambda m: rcr.simulate(FB, m, 1.0),
+                "rcr.accelerations": lambda m: rcr.accelerations(FB, Q0, Z5, method=m),
+                "rcr.topology": lambda m: rcr.topology(FB, m),
+                "rcr.dependent_velocities": lambda m: rcr.dependent_velocities(FB, Q0, Z5, method=m),
+                "rcr.body_poses": lambda m: rcr.body_poses(FB, Q0, method=m),
+                "rcr.count_multiplications": lambda m: rcr.count_multiplications(FB, method=m)}.items():
+    for tag, m in (("magic", "magic"), ("upper", "ACS"), ("none", None), ("int", 1), ("list", ["acs"])):
+        add(f"{name}-method-{tag}", lambda f=f, m=m: f(m), ModelError, "method")
+add("rcr.topology-dae", lambda: rcr.topology(FB, "dae"), ModelError, "method='dae'")
+DEP_FUNCS = {
+    "rcr.accelerations": lambda d: rcr.accelerations(FB, Q0, Z5, dependents=d),
+    "rcr.solve_dependents": lambda d: rcr.solve_dependents(FB, Q0, dependents=d),
+    "rcr.selection_sigma": lambda d: rcr.selection_sigma(FB, Q0, d),
+    "rcr.simulate": lambda d: rcr.simulate(FB, "acs", 1.0, dependents=d),
+    "rcr.topology": lambda d: rcr.topology(FB, "acs", d),
+}
+for name, f in DEP_FUNCS.items():
+    for tag, d, match in (("str", "q2", "tuple of coordinate names"), ("unknown", ("q2", "q3", "q9"), "q9"),
+                          ("float", ("q2", 3.0, "q5"), "3.0"), ("none-entry", ("q2", None, "q5"), "None"),
+                          ("range", (2, 3, 9), "out of range"), ("repeat", ("q2", "q2", "q5"), "repeats"),
+                          ("int", 3, "tuple of coordinate names"), ("nan", ("q2", NAN, "q5"), "nan")):
+        add(f"{name}-dependents-{tag}", lambda f=f, d=d: f(d), ModelError, match)
+add("rcr.solve_dependents-two-dependents", lambda: rcr.solve_dependents(FB, Q0, dependents=("q2", "q5")),
+    ModelError, "exactly 3")
+add("rcr.selection_sigma-empty", lambda: rcr.selection_sigma(FB, Q0, ()), ModelError, "dependents")
+for tag, kw, match in (("tol-zero", {"tol": 0.0}, "tol"), ("tol-nan", {"tol": NAN}, "tol"),
+                       ("tol-str", {"tol": "1e-12"}, "tol"), ("max_iter-zero", {"max_iter": 0}, "max_iter"),
+                       ("max_iter-float", {"max_iter": 5.0}, "max_iter")):
+    add(f"rcr.solve_dependents-{tag}", lambda kw=kw: rcr.solve_dependents(FB, Q0, **kw), ModelError, match)
+
+# ----------------------------------------------------------------------------- joint forces (item 8)
+for tag, tau, match in (("nan", [0.0, NAN, 0.0, 0.0], r"tau\[1\] is nan"), ("inf", [INF, 0, 0, 0], r"tau\[0\] is inf"),
+                        ("short", [0.0] * 3, r"tau has shape \(3,\)"), ("long", [0.0] * 5, r"tau has shape \(5,\)"),
+                        ("str", "0", "tau"), ("2d", np.zeros((4, 1)), "tau")):
+    add(f"rcr.tree_accelerations-tau-{tag}", lambda tau=tau: rcr.tree_accelerations(FB, Q0, Z5, tau=tau),
+        ModelError, match)
+
+# ----------------------------------------------------------------------------- constructors and model data
+for tag, kw, match in (("kind", {"kind": "spherical"}, "kind='spherical'"), ("kind-none", {"kind": None}, "kind"),
+                       ("point-3", {"kind": "revolute", "parent_point": (0, 0, 0)}, "parent_point"),
+                       ("point-nan", {"kind": "revolute", "child_point": (NAN, 0)}, "child_point"),
+                       ("point-str", {"kind": "revolute", "child_point": "0,0"}, "child_point"),
+                       ("angle-nan", {"kind": "revolute", "parent_angle": NAN}, "parent_angle"),
+                       ("angle-str", {"kind": "revolute", "child_angle": "0"}, "child_angle"),
+                       ("angle-none", {"kind": "prismatic", "child_angle": None}, "child_angle"),
+                       ("name-int", {"kind": "revolute", "name": 3}, "name")):
+    add(f"rcr.LoopJoint-{tag}", lambda kw=kw: rcr.LoopJoint(**kw), ModelError, match)
+
+
+def mech(**kw):
+    args = dict(name="m", bodies=FB.bodies, joints=J, q0=Q0, dependents=FB.dependents)
+    args.update(kw)
+    return rcr.LoopMechanism(**args)
+
+
+for tag, kw, match in (
+        ("gravity-3", {"gravity": (0.0, -9.81, 0.0)}, r"gravity has shape \(3,\)"),
+        ("gravity-nan", {"gravity": (0.0, NAN)}, r"gravity\[1\] is nan"),
+        ("gravity-str", {"gravity": "down"}, "gravity"),
+        ("gravity-scalar", {"gravity": 9.81}, "gravity"),
+        ("q0-short", {"q0": Q0[:4]}, "q0"), ("q0-nan", {"q0": [NAN, 0, 0, 0, 0]}, "q0"),
+        ("q0-none", {"q0": None}, "q0"),
+        ("bodies-few", {"bodies": FB.bodies[:3]}, "bodies"), ("bodies-str", {"bodies": "rods"}, "bodies"),
+        ("bodies-entry", {"bodies": (ROD, ROD, ROD, "rod")}, r"bodies\[3\]"),
+        ("bodies-spatial", {"bodies": (ROD, ROD, ROD, Body("spatial", 1.0, np.eye(3)))}, r"bodies\[3\]"),
+        ("joints-none", {"joints": None}, "joints"), ("joints-entry", {"joints": J[:4] + ("q5",)}, r"joints\[4\]"),
+        ("joints-few", {"joints": J[:3], "bodies": FB.bodies[:2], "q0": Q0[:3]}, "at least 4 joints"),
+        ("dependents-str", {"dependents": "q2"}, "dependents"),
+        ("dependents-unknown", {"dependents": ("q2", "q3", "x")}, "'x'"),
+        ("split-zero", {"split": 0}, "split"), ("split-big", {"split": 3}, "split"),
+        ("split-float", {"split": 1.0}, "split"),
+        ("names-short", {"names": ("a", "b")}, "names"), ("names-repeat", {"names": ("a",) * 5}, "names"),
+        ("names-str", {"names": "abcde"}, "names"), ("m", {"m": 2}, "m = 2"),
+        ("name-none", {"name": None}, "name")):
+    add(f"rcr.LoopMechanism-{tag}", lambda kw=kw: mech(**kw), ModelError, match)
+
+for tag, call, match in (
+        ("gravity-nan", lambda: rcr.five_bar(gravity=NAN), "gravity is nan"),
+        ("gravity-str", lambda: rcr.five_bar(gravity="9.81"), "gravity"),
+        ("gravity-vector", lambda: rcr.five_bar(gravity=(0.0, -9.81)), "gravity")):
+    add(f"rcr.five_bar-{tag}", call, ModelError, match)
+for tag, call, match in (
+        ("gravity-inf", lambda: rcr.four_bar(gravity=INF), "gravity"),
+        ("crank-nan", lambda: rcr.four_bar(crank_angle=NAN), "crank_angle"),
+        ("crank-str", lambda: rcr.four_bar(crank_angle="90"), "crank_angle")):
+    add(f"rcr.four_bar-{tag}", call, ModelError, match)
+for tag, n, match in (("three", 3, "n is 3"), ("zero", 0, "n is 0"), ("neg", -4, "n is -4"),
+                      ("float", 6.0, "n must be an integer"), ("str", "6", "n must be an integer"),
+                      ("none", None, "n must be an integer"), ("bool", True, "n must be an integer")):
+    add(f"rcr.loop_chain-n-{tag}", lambda n=n: rcr.loop_chain(n), ModelError, match)
+for tag, sd in (("neg", -1), ("str", "0"), ("float", 0.5)):
+    add(f"rcr.loop_chain-seed-{tag}", lambda sd=sd: rcr.loop_chain(6, seed=sd), ModelError, "seed")
+for tag, k, match in (("zero", 0, "k is 0"), ("float", 2.0, "k must be an integer"),
+                      ("str", "2", "k must be an integer"), ("none", None, "k must be an integer")):
+    add(f"rcr.loop_series-k-{tag}", lambda k=k: rcr.loop_series(k), ModelError, match)
+add("rcr.loop_series-gravity-nan", lambda: rcr.loop_series(2, gravity=NAN), ModelError, "gravity")
+
+L4 = rcr.four_bar()
+for tag, call, match in (
+        ("attach-count", lambda: rcr.LoopSeries((L4, L4), ()), "attachments"),
+        ("attach-later", lambda: rcr.LoopSeries((L4, L4), ((1, 2),)), "earlier loop"),
+        ("attach-body", lambda: rcr.LoopSeries((L4, L4), ((0, 7),)), "no body 7"),
+        ("attach-pair", lambda: rcr.LoopSeries((L4, L4), ((0,),)), r"attach\[0\]"),
+        ("attach-float", lambda: rcr.LoopSeries((L4, L4), ((0, 2.0),)), r"attach\[0\]"),
+        ("attach-str", lambda: rcr.LoopSeries((L4, L4), "0,2"), "attach"),
+        ("loops-empty", lambda: rcr.LoopSeries((), ()), "loops"),
+        ("loops-str", lambda: rcr.LoopSeries("four-bar", ()), "loops"),
+        ("loops-entry", lambda: rcr.LoopSeries((L4, "x"), ((0, 2),)), r"loops\[1\]"),
+        ("gravity", lambda: rcr.LoopSeries((L4, rcr.four_bar(gravity=1.62)), ((0, 2),)), "gravity"),
+        ("name", lambda: rcr.LoopSeries((L4,), (), name=None), "name")):
+    add(f"rcr.LoopSeries-{tag}", call, ModelError, match)
+
+for tag, qs, match in (("none", None, "qs"), ("one", QS[:1], "qs"), ("str", "q", "qs"),
+                       ("nan", [QS[0], [NAN, 0, 0, 0]], r"loop 1.*q\[0\] is nan"),
+                       ("short", [QS[0], [0.0] * 3], r"loop 1.*shape \(3,\)")):
+    add(f"rcr.series_accelerations-qs-{tag}", lambda qs=qs: rcr.series_accelerations(SERIES, qs, QDS),
+        ModelError, match)
+    add(f"rcr.series_poses-qs-{tag}", lambda qs=qs: rcr.series_poses(SERIES, qs), ModelError, match)
+    add(f"loopref.series_dae_accelerations-qs-{tag}",
+        lambda qs=qs: loopref.series_dae_accelerations(SERIES, qs, QDS), ModelError, match)
+    add(f"loopref.series_multiplier_accelerations-qs-{tag}",
+        lambda qs=qs: loopref.series_multiplier_accelerations(SERIES, qs, QDS), ModelError, match)
+for tag, qds, match in (("none", None, "qds"), ("nan", [[NAN, 0, 0, 0], QDS[1]], r"loop 0.*qd\[0\] is nan")):
+    add(f"rcr.series_accelerations-qds-{tag}", lambda qds=qds: rcr.series_accelerations(SERIES, QS, qds),
+        ModelError, match)
+add("rcr.series_accelerations-tally", lambda: rcr.series_accelerations(SERIES, QS, QDS, tally=3), ModelError,
+    "tally")
+
+for tag, r, match in (("short", [1.0], r"r has shape \(1,\)"), ("nan", [NAN, 0.0], r"r\[0\] is nan"),
+                      ("none", None, "r"), ("str", "1,0", "r")):
+    add(f"rcr.shift_T-{tag}", lambda r=r: rcr.shift_T(r), ModelError, match)
+for tag, b, match in (("str", "rod", "body must be a Body"), ("int", 1, "body must be a Body"),
+                      ("spatial", Body("spatial", 1.0, np.eye(3)), "planar")):
+    add(f"rcr.spatial_inertia-{tag}", lambda b=b: rcr.spatial_inertia(b), ModelError, match)
+
+COVERED = sorted({c.id.split("-")[1] for c in CASES})
+EXEMPT: dict = {
+    "rcr.Topology": "a plain record returned by rcr.topology (NamedTuple); its builder rcr.topology is covered",
+    "rcr.RCRResult": "a plain result record returned by rcr.simulate (NamedTuple)",
+    "loopref.RefResult": "a plain result record returned by loopref.dae_simulate / sympy_simulate (NamedTuple)",
+}
