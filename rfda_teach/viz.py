@@ -16,7 +16,67 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _check
+from .errors import ModelError
+
 __all__ = ["plot_eq7", "plot_matrix_blocks", "draw_planar", "tree_layout", "draw_tree", "recursion_frames", "animate_recursion"]
+
+
+def _ax(ax, where: str, *, three_d: bool = False):
+    """None or a matplotlib Axes (3-D when ``three_d``)."""
+    if ax is None:
+        return None
+    from matplotlib.axes import Axes
+    if not isinstance(ax, Axes):
+        raise ModelError(f"{where}: ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    if three_d and not hasattr(ax, "get_zlim"):
+        raise ModelError(f"{where}: ax must be a 3-D Axes (fig.add_subplot(projection='3d')) or None")
+    return ax
+
+
+def _text(x, what: str, where: str) -> str:
+    return _check.instance(x, str, what, where=where)
+
+
+def _flag(x, what: str, where: str) -> bool:
+    return bool(_check.instance(x, (bool, np.bool_), what, where=where))
+
+
+def _system(system, where: str):
+    from .system import System
+    return _check.instance(system, System, "system", where=where,
+                           hint="build one with rfda_teach.models or rfda_teach.system.System")
+
+
+def _topology(topology, where: str):
+    from .tree import Topology
+    return _check.instance(topology, Topology, "topology", where=where,
+                           hint="give system.topology or rfda_teach.tree.Topology.from_parents(parents)")
+
+
+def _interval(interval, where: str) -> int:
+    return _check.positive_int(interval, "interval (milliseconds per frame)", where=where)
+
+
+def _blocks(blocks, size: int, what: str, where: str) -> list:
+    if blocks is None or isinstance(blocks, (str, bytes)) or not hasattr(blocks, "__iter__"):
+        raise ModelError(f"{where}: {what} must be a list of slices, got {blocks!r}")
+    blocks = list(blocks)
+    for i, b in enumerate(blocks):
+        if not isinstance(b, slice) or not isinstance(b.start, (int, np.integer)) or \
+                not isinstance(b.stop, (int, np.integer)) or not 0 <= b.start <= b.stop <= size:
+            raise ModelError(f"{where}: {what}[{i}] is {b!r}; give slice(start, stop) with "
+                             f"0 <= start <= stop <= {size}")
+    return blocks
+
+
+def _labels(labels, n: int, what: str, where: str):
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__") or len(labels) != n:
+        raise ModelError(f"{where}: {what} must be a list of {n} strings (one per block), got {labels!r}")
+    return labels
+
 
 
 def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_labels=None, col_labels=None,
@@ -32,9 +92,18 @@ def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_la
     'I'
     """
     import matplotlib.pyplot as plt
-    if ax is None:
+    where = "viz.plot_matrix_blocks"
+    M = _check.matrix(M, (None, None), "M", where=where)
+    row_blocks = _blocks(row_blocks, M.shape[0], "row_blocks", where)
+    col_blocks = _blocks(col_blocks, M.shape[1], "col_blocks", where)
+    row_labels = _labels(row_labels, len(row_blocks), "row_labels", where)
+    col_labels = _labels(col_labels, len(col_blocks), "col_labels", where)
+    title = _text(title, "title", where)
+    if annotate is not None:
+        annotate = _flag(annotate, "annotate", where)
+    if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 5))
-    vmax = max(np.abs(M).max(), 1e-300)
+    vmax = max(np.abs(M).max(initial=0.0), 1e-300)
     ax.imshow(np.where(M == 0, np.nan, M), cmap="coolwarm", vmin=-vmax, vmax=vmax, interpolation="nearest")
     for s in row_blocks[1:]:
         ax.axhline(s.start - 0.5, color="k", lw=0.6)
@@ -67,6 +136,17 @@ def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
     >>> len(ax.get_xticklabels())
     3
     """
+    where = "viz.plot_eq7"
+    system = _system(system, where)
+    size = system.n_vel + system.n_constraints
+    K = getattr(result, "K", None)
+    if K is None:
+        raise ModelError(f"{where}: result must be the result of dae.forward_dynamics (with .K), "
+                         f"got {type(result).__name__}")
+    _check.matrix(K, (size, size), "result.K", where=where)
+    _ax(ax, where)
+    if labels is not None:
+        labels = _flag(labels, "labels", where)
     nv = system.n_vel
     blocks = list(system.vel_slices) + [slice(nv + s.start, nv + s.stop) for s in system.con_slices
                                         if s.stop > s.start]
@@ -100,12 +180,19 @@ def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alph
     """
     import matplotlib.pyplot as plt
     from .bodies import rotation
-    from .errors import ModelError
+    from .system import check_state
+    where = "viz.draw_planar"
+    system = _system(system, where)
     if system.kind not in ("planar", "point2"):
         raise ModelError(f"draw_planar draws planar systems; system {system.name!r} is {system.kind}")
-    if ax is None:
+    y = check_state(system, state).y
+    labels = _flag(labels, "labels", where)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    lw = _check.scalar(lw, "lw", where=where, positive=True)
+    if alpha > 1:
+        raise ModelError(f"{where}: alpha is {alpha}; give an opacity in [0, 1]")
+    if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 5))
-    y = np.asarray(state[0], float)
     cmap = plt.get_cmap("tab10")
     for i in range(system.n):
         yi = y[system.pos_slices[i]]
@@ -135,6 +222,7 @@ def tree_layout(topology) -> dict:
     >>> sorted(tree_layout(Topology.from_parents([-1, 0, 0])).items())
     [(0, (0.5, 0.0)), (1, (0.0, -1.0)), (2, (1.0, -1.0))]
     """
+    topology = _topology(topology, "viz.tree_layout")
     pos, leaf = {}, [0]
 
     def place(i, depth):
@@ -167,7 +255,16 @@ def draw_tree(topology, *, ax=None, colors=None, highlight=None, title: str = ""
     13
     """
     import matplotlib.pyplot as plt
-    if ax is None:
+    where = "viz.draw_tree"
+    topology = _topology(topology, where)
+    if colors is not None:
+        _check.instance(colors, dict, "colors", where=where, hint="give a dict node -> colour, or None")
+    if highlight is not None:
+        highlight = _check.positive_int(highlight, "highlight", where=where, minimum=0)
+        if highlight >= topology.n:
+            raise ModelError(f"{where}: highlight is {highlight}; the tree has nodes 0..{topology.n - 1}")
+    title = _text(title, "title", where)
+    if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(6, 4))
     pos = tree_layout(topology)
     colors = colors or {}
@@ -198,7 +295,7 @@ def recursion_frames(topology) -> list:
     >>> recursion_frames(Topology.from_parents([-1, 0, 0]))
     [('step 1', 2), ('step 1', 1), ('step 1', 0), ('step 2', 0), ('step 2', 1), ('step 2', 2)]
     """
-    order = list(topology.order)
+    order = list(_topology(topology, "viz.recursion_frames").order)
     return [("step 1", k) for k in reversed(order)] + [("step 2", k) for k in order]
 
 
@@ -223,6 +320,7 @@ def animate_recursion(topology, *, interval: int = 600):
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
+    interval = _interval(interval, "viz.animate_recursion")
     frames = recursion_frames(topology)
     fig, ax = plt.subplots(figsize=(6, 4))
 
@@ -301,6 +399,13 @@ def methods_report(m_k=1.0, J_k=0.1, s_kx=-0.4, s_ky=0.05, phi_k=0.6, c11=1.0, c
     from .coordinates import compare_methods
     from .errors import RFDAError
     from .system import terms
+    where = "viz.methods_report"
+    m_k = _check.scalar(m_k, "m_k", where=where, positive=True)
+    J_k = _check.scalar(J_k, "J_k", where=where, positive=True)
+    s_kx, s_ky, phi_k, c11, c12, c21, c22, cf = (
+        _check.scalar(v, name, where=where) for v, name in
+        ((s_kx, "s_kx"), (s_ky, "s_ky"), (phi_k, "phi_k"), (c11, "c11"), (c12, "c12"), (c21, "c21"),
+         (c22, "c22"), (cf, "cf")))
     pair = models.planar_revolute_pair(m_k=m_k, J_k=J_k, s_k=(s_kx, s_ky), gravity=(0.0, -9.81))
     q = [np.zeros(3), np.array([phi_k])]
     st = models.state_from_joints(pair, q, [np.zeros(3), np.zeros(1)])
@@ -339,9 +444,31 @@ def displacement_modes(system, state, T, *, delta: float = 0.4, titles=None, axe
     2
     """
     import matplotlib.pyplot as plt
-    from .system import State
-    bodies = list(range(system.n)) if bodies is None else list(bodies)
+    from .system import State, check_state
+    where = "viz.displacement_modes"
+    system = _system(system, where)
+    if system.kind not in ("planar", "point2"):
+        raise ModelError(f"{where}: draws planar systems; system {system.name!r} is {system.kind}")
+    state = check_state(system, state)
+    if bodies is None:
+        bodies = list(range(system.n))
+    elif isinstance(bodies, (str, bytes)) or not hasattr(bodies, "__iter__"):
+        raise ModelError(f"{where}: bodies must be a list of body numbers, got {bodies!r}")
+    bodies = [_check.positive_int(b, "bodies[]", where=where, minimum=0) for b in bodies]
+    if any(b >= system.n for b in bodies):
+        raise ModelError(f"{where}: bodies {bodies} name a body beyond {system.n - 1}")
+    nrow = sum(system.vel_slices[i].stop - system.vel_slices[i].start for i in bodies)
+    T = _check.matrix(T, (nrow, None), "T", where=where)
+    delta = _check.scalar(delta, "delta", where=where)
     ncol = T.shape[1]
+    if titles is not None and (isinstance(titles, (str, bytes)) or not hasattr(titles, "__len__")
+                               or len(titles) < ncol):
+        raise ModelError(f"{where}: titles must be a list of {ncol} strings (one per column of T), got {titles!r}")
+    if axes is not None:
+        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__") or len(axes) < ncol:
+            raise ModelError(f"{where}: axes must hold {ncol} matplotlib Axes (one per column of T), got {axes!r}")
+        for a in axes:
+            _ax(a, where)
     if axes is None:
         _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, 3.2), squeeze=False)
         axes = axes[0]
@@ -375,6 +502,8 @@ def kane_segments(system, x, y) -> list:
     (8, (3, 3))
     """
     from . import kane
+    _check.instance(system, kane.KaneSystem, "system", where="viz.kane_segments",
+                    hint="give a kane.KaneSystem, e.g. kane.eight_body()")
     kin = kane.kinematics(system, x, y)
     segs = []
     for k in range(system.N):
@@ -403,11 +532,13 @@ def draw_kane(system, x, y, *, ax=None, title: str = ""):
     8
     """
     import matplotlib.pyplot as plt
-    if ax is None:
+    segs = kane_segments(system, x, y)
+    title = _text(title, "title", "viz.draw_kane")
+    if _ax(ax, "viz.draw_kane", three_d=True) is None:
         fig = plt.figure(figsize=(5, 5))
         ax = fig.add_subplot(projection="3d")
     cmap = plt.get_cmap("tab10")
-    for k, s in enumerate(kane_segments(system, x, y)):
+    for k, s in enumerate(segs):
         ax.plot(s[:, 0], s[:, 1], s[:, 2], "-o" if k else "-", color=cmap(k % 10), lw=3 if k else 2, ms=3)
     ax.set_xlabel("x"); ax.set_ylabel("y"); ax.set_zlabel("z")
     if title:
@@ -434,9 +565,18 @@ def animate_kane(system, X, Y, *, times=None, interval: int = 100, follow: bool 
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
     from . import kane
+    where = "viz.animate_kane"
+    _check.instance(system, kane.KaneSystem, "system", where=where, hint="give a kane.KaneSystem")
+    X = _check.matrix(np.atleast_2d(X) if isinstance(X, (list, tuple, np.ndarray)) else X,
+                      (None, 7 * system.N), "X", where=where)
+    Y = _check.matrix(np.atleast_2d(Y) if isinstance(Y, (list, tuple, np.ndarray)) else Y,
+                      (X.shape[0], 6 * system.N), "Y", where=where)
+    if times is not None:
+        times = _check.vector(times, X.shape[0], "times", where=where, hint="one time per row of X")
+    interval = _interval(interval, where)
+    follow = _flag(follow, "follow", where)
     fig = plt.figure(figsize=(5, 5))
     ax = fig.add_subplot(projection="3d")
-    X, Y = np.atleast_2d(X), np.atleast_2d(Y)
 
     def draw(i):
         ax.clear()
@@ -472,6 +612,8 @@ def refpoint_segments(model, q) -> list:
     6
     """
     from . import refpoint as rp
+    _check.instance(model, rp.Model, "model", where="viz.refpoint_segments",
+                    hint="give a refpoint.Model, e.g. refpoint.quarter_car()")
     kin = rp.kinematics(model, q, np.zeros(model.nq))
     pts = {j: [np.zeros(3)] for j in range(model.n)}
     for j, b in enumerate(model.bodies):
@@ -515,11 +657,15 @@ def draw_refpoint_model(model, q, *, ax=None, title: str = "", road_z: float | N
     """
     import matplotlib.pyplot as plt
     from . import refpoint as rp
-    if ax is None:
+    where = "viz.draw_refpoint_model"
+    segs = refpoint_segments(model, q)
+    title = _text(title, "title", where)
+    if road_z is not None:
+        road_z = _check.scalar(road_z, "road_z", where=where)
+    if _ax(ax, where, three_d=True) is None:
         fig = plt.figure(figsize=(5, 5))
         ax = fig.add_subplot(projection="3d")
     cmap = plt.get_cmap("tab10")
-    segs = refpoint_segments(model, q)
     for k, s in enumerate(segs):
         ax.plot(s[:, 0], s[:, 1], s[:, 2], "-", color="0.3" if k == model.n else cmap(k), lw=2)
     kin = rp.kinematics(model, q, np.zeros(model.nq))
@@ -554,6 +700,8 @@ def loop_segments(model, q) -> list:
     ['bar 1', 'bar 2', 'bar 3', 'bar 4']
     """
     from . import rcr
+    _check.instance(model, rcr.LoopMechanism, "model", where="viz.loop_segments",
+                    hint="give an rcr.LoopMechanism, e.g. rcr.five_bar()")
     P = rcr.body_poses(model, q)
     out = []
     for b, (x, y, th) in zip(model.bodies, P):
@@ -578,10 +726,16 @@ def draw_loop(model, q, *, ax=None, title: str = "", labels: bool = True, alpha:
     """
     import matplotlib.pyplot as plt
     from . import rcr
-    if ax is None:
+    where = "viz.draw_loop"
+    segs = loop_segments(model, q)
+    title = _text(title, "title", where)
+    labels = _flag(labels, "labels", where)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    if alpha > 1:
+        raise ModelError(f"{where}: alpha is {alpha}; give an opacity in [0, 1]")
+    if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    segs = loop_segments(model, q)
     for i, (name, a, b) in enumerate(segs):
         ax.plot(*np.c_[a, b], lw=6 if i % 2 else 4, color=colors[i % len(colors)], alpha=alpha,
                 solid_capstyle="round", label=name if labels else None)
@@ -631,6 +785,16 @@ def animate_loop(model, t, Q, *, interval: int = 80, xlim=None, ylim=None):
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
+    from . import rcr
+    where = "viz.animate_loop"
+    _check.instance(model, rcr.LoopMechanism, "model", where=where, hint="give an rcr.LoopMechanism")
+    Q = _check.matrix(np.atleast_2d(Q) if isinstance(Q, (list, tuple, np.ndarray)) else Q,
+                      (None, model.n), "Q", where=where)
+    t = _check.vector(t, Q.shape[0], "t", where=where, hint="one time per row of Q")
+    interval = _interval(interval, where)
+    for lim, name in ((xlim, "xlim"), (ylim, "ylim")):
+        if lim is not None:
+            _check.vector(lim, 2, name, where=where, hint="(low, high)")
     fig, ax = plt.subplots(figsize=(5, 4))
     pts = np.array([p for qi in Q for s in loop_segments(model, qi) for p in s[1:]])
     xlim = xlim or (pts[:, 0].min() - 0.3, pts[:, 0].max() + 0.3)
@@ -665,10 +829,14 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     """
     import matplotlib.pyplot as plt
     from . import rcr
-    if ax is None:
+    where = "viz.draw_series"
+    _check.instance(series, rcr.LoopSeries, "series", where=where, hint="give an rcr.LoopSeries, e.g. rcr.loop_series(3)")
+    poses = rcr.series_poses(series, qs)
+    title = _text(title, "title", where)
+    if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for j, (L, P) in enumerate(zip(series.loops, rcr.series_poses(series, qs))):
+    for j, (L, P) in enumerate(zip(series.loops, poses)):
         for b, (x, y, th) in zip(L.bodies, P):
             half = 0.5 * np.sqrt(12 * float(b.J[0, 0]) / b.mass) * np.array([np.cos(th), np.sin(th)])
             ax.plot(*np.c_[np.array([x, y]) - half, np.array([x, y]) + half], lw=3, color=colors[j % len(colors)],
