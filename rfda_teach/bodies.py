@@ -31,17 +31,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _check
 from .errors import ModelError
 
 __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
            "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew", "frame_with_z",
-           "EULER_TOL"]
+           "EULER_TOL", "TRIANGLE_TOL", "unit_euler"]
 
 #: position and velocity sizes and the dimension of the space each kind lives in
 KINDS = {"point2": (2, 2, 2), "planar": (3, 3, 2), "spatial": (7, 6, 3)}
 
 #: largest | |e| - 1 | accepted for Euler parameters before a ModelError
 EULER_TOL = 1e-6
+
+#: relative slack in the triangle inequality J3 <= (J1 + J2)(1 + TRIANGLE_TOL) of principal moments
+TRIANGLE_TOL = 1e-6
+
+
+def _kind(kind) -> str:
+    return _check.choice(kind, KINDS, "kind", where="body kind")
 
 
 def npos(kind: str) -> int:
@@ -53,7 +61,7 @@ def npos(kind: str) -> int:
     >>> npos("spatial"), nvel("spatial"), ndim("planar")
     (7, 6, 2)
     """
-    return KINDS[kind][0]
+    return KINDS[_kind(kind)][0]
 
 
 def nvel(kind: str) -> int:
@@ -65,7 +73,7 @@ def nvel(kind: str) -> int:
     >>> nvel("point2")
     2
     """
-    return KINDS[kind][1]
+    return KINDS[_kind(kind)][1]
 
 
 def ndim(kind: str) -> int:
@@ -77,7 +85,7 @@ def ndim(kind: str) -> int:
     >>> ndim("spatial")
     3
     """
-    return KINDS[kind][2]
+    return KINDS[_kind(kind)][2]
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,21 +104,25 @@ class Body:
 
     def __post_init__(self):
         where = f"body {self.name!r}" if self.name else "body"
-        if self.kind not in KINDS:
+        try:
+            known = self.kind in KINDS
+        except TypeError:
+            known = False
+        if not known:
             raise ModelError(f"{where}: unknown kind {self.kind!r}; use one of {sorted(KINDS)}")
-        m = _finite_scalar(self.mass, f"{where}: mass")
+        m = _check.scalar(self.mass, "mass", where=where)
         if m <= 0:
             raise ModelError(f"{where}: mass {m} is not positive; give every body a mass > 0")
         object.__setattr__(self, "mass", m)
         if self.kind == "point2":
             J = np.zeros((0, 0))
         elif self.kind == "planar":
-            Js = _finite_scalar(self.inertia, f"{where}: inertia")
+            Js = _check.scalar(self.inertia, "inertia J", where=where)
             if Js <= 0:
                 raise ModelError(f"{where}: moment of inertia J = {Js} is not positive; give J > 0")
             J = np.array([[Js]])
         else:
-            J = np.asarray(self.inertia, dtype=float)
+            J = _check._array(self.inertia, "inertia", where)
             if J.shape != (3, 3):
                 raise ModelError(f"{where}: a spatial inertia must be a 3x3 matrix, got shape {J.shape}")
             if not np.all(np.isfinite(J)):
@@ -120,22 +132,17 @@ class Body:
             if np.linalg.eigvalsh(J).min() <= 0:
                 raise ModelError(f"{where}: inertia matrix is not positive definite "
                                  f"(eigenvalues {np.round(np.linalg.eigvalsh(J), 6)}); fix the inertia")
+            lam = np.linalg.eigvalsh(J)                       # principal moments, ascending
+            if lam[2] > (lam[0] + lam[1]) * (1 + TRIANGLE_TOL):
+                raise ModelError(
+                    f"{where}: principal moments {np.round(lam, 9)} violate the triangle inequality "
+                    f"J3 <= J1 + J2 (no mass distribution has them); fix the inertia")
         object.__setattr__(self, "_J", J)
 
     @property
     def J(self) -> np.ndarray:
         """Central inertia as an array (1x1 planar, 3x3 spatial, 0x0 point)."""
         return self._J
-
-
-def _finite_scalar(x, what: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError) as exc:
-        raise ModelError(f"{what} must be a number, got {x!r}") from exc
-    if not np.isfinite(v):
-        raise ModelError(f"{what} is {v}; give a finite number")
-    return v
 
 
 def skew(a: np.ndarray) -> np.ndarray:
@@ -148,6 +155,10 @@ def skew(a: np.ndarray) -> np.ndarray:
     >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
     array([0., 1., 0.])
     """
+    return _skew(_check.vector(a, 3, "a", where="skew"))
+
+
+def _skew(a):
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
@@ -161,6 +172,10 @@ def planar_rotation(phi: float) -> np.ndarray:
     >>> np.round(planar_rotation(np.pi / 2) @ [1.0, 0.0], 12) + 0.0
     array([0., 1.])
     """
+    return _planar_rotation(_check.scalar(phi, "phi", where="planar_rotation"))
+
+
+def _planar_rotation(phi):
     c, s = np.cos(phi), np.sin(phi)
     return np.array([[c, -s], [s, c]])
 
@@ -177,6 +192,32 @@ def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
            [0., 1., 0.],
            [0., 0., 1.]])
     """
+    return _e_to_R(unit_euler(e, "e", where="euler_params_to_matrix"))
+
+
+def unit_euler(e, what: str = "e", *, where: str = "") -> np.ndarray:
+    """Four finite Euler parameters of unit norm (to :data:`EULER_TOL`), as a float array.
+
+    Examples
+    --------
+    >>> unit_euler([0.0, 0.0, 0.0, 0.0])
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: Euler parameters e are all zero; they must have unit norm, e.g. (1, 0, 0, 0) for no rotation
+    """
+    e = _check.vector(e, 4, what, where=where)
+    pre = f"{where}: " if where else ""
+    nrm = float(np.linalg.norm(e))
+    if nrm == 0.0:
+        raise ModelError(f"{pre}Euler parameters {what} are all zero; they must have unit norm, "
+                         "e.g. (1, 0, 0, 0) for no rotation")
+    if abs(nrm - 1.0) > EULER_TOL:
+        raise ModelError(f"{pre}Euler parameters {what} = {np.round(e, 6)} have norm {nrm:.8g}, not 1 "
+                         f"(tolerance {EULER_TOL}); normalise them ({what} / |{what}|)")
+    return e
+
+
+def _e_to_R(e):
     e0, e1, e2, e3 = e
     return np.array([
         [e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
@@ -195,6 +236,7 @@ def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
     array([0., 1., 0., 0.])
     """
     from scipy.spatial.transform import Rotation
+    R = _check.matrix(R, (3, 3), "R", where="matrix_to_euler_params", orthogonal=True)
     x, y, z, w = Rotation.from_matrix(R).as_quat()
     e = np.array([w, x, y, z])
     return e if e[0] >= 0 else -e
@@ -210,7 +252,10 @@ def frame_with_z(a) -> np.ndarray:
     >>> bool(np.allclose(R @ R.T, np.eye(3)) and np.allclose(R[:, 2], np.array([0, 1, 1]) / np.sqrt(2)))
     True
     """
-    a = np.asarray(a, float) / np.linalg.norm(a)
+    a = _check.vector(a, 3, "a", where="frame_with_z")
+    if not np.linalg.norm(a) > 0:
+        raise ModelError("frame_with_z: the axis a is the zero vector; give a non-zero axis direction")
+    a = a / np.linalg.norm(a)
     t = np.array([1.0, 0, 0]) if abs(a[0]) < 0.9 else np.array([0, 1.0, 0])
     x = np.cross(t, a)
     x /= np.linalg.norm(x)
@@ -228,11 +273,18 @@ def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
     array([[-1.,  0.],
            [ 0., -1.]])
     """
+    y_i = _check.vector(y_i, npos(kind), "y_i", where=f"rotation of a {kind} body")
+    if kind == "spatial":
+        unit_euler(y_i[3:7], "y_i[3:7]", where="rotation")
+    return _rotation(kind, y_i)
+
+
+def _rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
     if kind == "point2":
         return np.eye(2)
     if kind == "planar":
-        return planar_rotation(y_i[2])
-    return euler_params_to_matrix(y_i[3:7])
+        return _planar_rotation(y_i[2])
+    return _e_to_R(y_i[3:7])
 
 
 def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
@@ -246,12 +298,18 @@ def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     array([[3., 0.],
            [0., 3.]])
     """
+    _check.instance(body, Body, "body", where="mass_matrix")
+    y_i = _check.vector(y_i, npos(body.kind), "y_i", where="mass_matrix")
+    return _mass_matrix(body, y_i)
+
+
+def _mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     m = body.mass
     if body.kind == "point2":
         return m * np.eye(2)
     if body.kind == "planar":
         return np.diag([m, m, body.J[0, 0]])
-    R = rotation("spatial", y_i)
+    R = _rotation("spatial", y_i)
     M = np.zeros((6, 6))
     M[:3, :3] = m * np.eye(3)
     M[3:, 3:] = R @ body.J @ R.T
@@ -269,12 +327,20 @@ def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) ->
     >>> force(b, np.array([0, 0, 0, 1.0, 0, 0, 0]), np.array([0, 0, 0, 1.0, 1.0, 0]), np.zeros(3)) + 0.0
     array([ 0.,  0.,  0.,  0.,  0., -1.])
     """
+    _check.instance(body, Body, "body", where="force")
+    y_i = _check.vector(y_i, npos(body.kind), "y_i", where="force")
+    yd_i = _check.vector(yd_i, nvel(body.kind), "yd_i", where="force")
+    gravity = _check.vector(gravity, ndim(body.kind), "gravity", where="force")
+    return _force(body, y_i, yd_i, gravity)
+
+
+def _force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -> np.ndarray:
     m = body.mass
     if body.kind == "point2":
         return m * gravity
     if body.kind == "planar":
         return np.array([m * gravity[0], m * gravity[1], 0.0])
-    R = rotation("spatial", y_i)
+    R = _rotation("spatial", y_i)
     w = yd_i[3:6]
     Jw = R @ body.J @ (R.T @ w)
     return np.concatenate([m * gravity, -np.cross(w, Jw)])

@@ -37,7 +37,7 @@ import scipy.linalg
 
 from . import _check
 from .errors import ConstraintRankError, IllConditionedError, ModelError
-from .system import System, Terms, terms
+from .system import System, Terms, check_terms, terms
 
 __all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve"]
 
@@ -91,6 +91,7 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     >>> K.shape, rhs.shape
     ((6, 6), (6,))
     """
+    check_terms(system, tr, "dae.assemble_terms")
     nv, nc = system.n_vel, system.n_constraints
     K = np.zeros((nv + nc, nv + nc))
     rhs = np.zeros(nv + nc)

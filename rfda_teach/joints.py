@@ -44,7 +44,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .bodies import KINDS, euler_params_to_matrix, ndim, nvel, planar_rotation, rotation, skew
+from . import _check
+from .bodies import KINDS, _e_to_R, _planar_rotation, _rotation, _skew, ndim, npos, nvel, unit_euler
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
@@ -93,6 +94,9 @@ class Joint:
 
     def __post_init__(self):
         where = f"joint {self.name!r}" if self.name else f"joint of type {self.type!r}"
+        if not isinstance(self.type, str):
+            raise ModelError(f"{where}: unknown joint type {self.type!r}; use one of "
+                             f"{sorted(JOINT_TYPES) + ['custom']}")
         if self.type == "custom":
             kind = self.kind
             if kind not in KINDS:
@@ -106,15 +110,15 @@ class Joint:
         d = ndim(kind)
         for name, default in (("parent_point", np.zeros(d)), ("child_point", np.zeros(d))):
             v = getattr(self, name)
-            v = default if v is None else np.asarray(v, dtype=float)
+            v = default if v is None else _check._array(v, name, where)
             if v.shape != (d,) or not np.all(np.isfinite(v)):
                 raise ModelError(f"{where}: {name} must be {d} finite numbers, got {getattr(self, name)!r}")
             object.__setattr__(self, name, v)
         for name in ("parent_frame", "child_frame"):
             v = getattr(self, name)
-            v = np.eye(d) if v is None else np.asarray(v, dtype=float)
+            v = np.eye(d) if v is None else _check._array(v, name, where)
             if d == 2 and v.shape == ():
-                v = planar_rotation(float(v))
+                v = _planar_rotation(_check.scalar(v, name, where=where))
             if v.shape != (d, d) or not np.isfinite(v).all() or np.abs(v.T @ v - np.eye(d)).max() > 1e-9:
                 raise ModelError(f"{where}: {name} must be an orthogonal {d}x{d} matrix (or an angle in 2-D)")
             if kind != "point2" and np.linalg.det(v) < 0:
@@ -160,10 +164,17 @@ def _check_rows(joint: Joint, kind: str, where: str, jtype: str = "custom"):
     nl, na = _twist_sizes(kind)
     dtw = nl + na
     if jtype == "custom":
-        Phi = np.atleast_2d(np.asarray(joint.Phi if joint.Phi is not None else np.zeros((0, dtw)), float))
-        Psi = np.atleast_2d(np.asarray(joint.Psi if joint.Psi is not None else np.zeros((0, dtw)), float))
-        Phi = Phi.reshape(-1, dtw) if Phi.size else np.zeros((0, dtw))
-        Psi = Psi.reshape(-1, dtw) if Psi.size else np.zeros((0, dtw))
+        rows = []
+        for nm in ("Phi", "Psi"):
+            v = getattr(joint, nm)
+            a = np.zeros((0, dtw)) if v is None else np.atleast_2d(_check._array(v, nm, where))
+            if a.size == 0:
+                a = np.zeros((0, dtw))
+            if a.ndim != 2 or a.shape[1] != dtw:
+                raise ModelError(f"{where}: {nm} has shape {a.shape}; a {kind} joint needs rows of {dtw} "
+                                 "joint-frame twist components (linear first)")
+            rows.append(_check._finite(a, nm, where))
+        Phi, Psi = rows
         world = np.zeros(Phi.shape[0], bool)
     else:
         _, lc, ac, lf, af, _ = JOINT_TYPES[jtype]
@@ -202,7 +213,7 @@ def nq(joint: Joint) -> int:
     >>> nq(Joint("spherical")), ndof(Joint("spherical"))
     (4, 3)
     """
-    return joint.n_q
+    return _check.instance(joint, Joint, "joint", where="nq").n_q
 
 
 def ndof(joint: Joint) -> int:
@@ -214,7 +225,7 @@ def ndof(joint: Joint) -> int:
     >>> ndof(Joint("free"))
     6
     """
-    return joint.n_dof
+    return _check.instance(joint, Joint, "joint", where="ndof").n_dof
 
 
 class JointTerms(NamedTuple):
@@ -253,10 +264,35 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     >>> t.G, t.Q, t.qd                   # r_y = 0 to the ground; qdot = xdot
     (array([[0., 1.]]), None, array([2.]))
     """
+    joint, kind, y_j, yd_j, y_k, yd_k = _args(joint, kind, "evaluate", y_j, y_k, yd_j=yd_j, yd_k=yd_k)
+    return _evaluate(joint, kind, y_j, yd_j, y_k, yd_k)
+
+
+def _args(joint, kind, where, y_j, y_k, *, yd_j=None, yd_k=None, need_vel=True):
+    """Validate the arguments shared by the joint functions."""
+    _check.instance(joint, Joint, "joint", where=where)
+    if kind != joint.kind:
+        raise ModelError(f"{where}: kind {kind!r} does not match joint {joint.name!r} of kind {joint.kind!r}")
+    n, p = npos(kind), nvel(kind)
+    y_k = _check.vector(y_k, n, "y_k", where=where)
+    if kind == "spatial":
+        unit_euler(y_k[3:7], "y_k[3:7]", where=where)
+    if need_vel:
+        yd_k = _check.vector(yd_k, p, "yd_k", where=where)
+    if y_j is not None:
+        y_j = _check.vector(y_j, n, "y_j", where=where)
+        if kind == "spatial":
+            unit_euler(y_j[3:7], "y_j[3:7]", where=where)
+        if need_vel:
+            yd_j = _check.vector(yd_j, p, "yd_j", where=where)
+    return joint, kind, y_j, yd_j, y_k, yd_k
+
+
+def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     nl, na = _twist_sizes(kind)
     pk = nvel(kind)
     ground = y_j is None
-    R_k = rotation(kind, y_k)
+    R_k = _rotation(kind, y_k)
     r_k = y_k[:nl]
     v_k = yd_k[:nl]
     a_k = R_k @ joint.child_point
@@ -265,7 +301,7 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         R_j, r_j, v_j = np.eye(nl), np.zeros(nl), np.zeros(nl)
         w_j = 0.0 if kind == "planar" else np.zeros(3)
     else:
-        R_j, r_j, v_j = rotation(kind, y_j), y_j[:nl], yd_j[:nl]
+        R_j, r_j, v_j = _rotation(kind, y_j), y_j[:nl], yd_j[:nl]
         w_j = yd_j[2] if kind == "planar" else (yd_j[3:6] if kind == "spatial" else None)
     R_J = R_j @ joint.parent_frame
     dtw = nl + na
@@ -289,9 +325,9 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         rho = np.concatenate([-_cross2(w_j, w[:2]), [0.0]])
     else:
         w_k = yd_k[3:6]
-        Wk[:3, 3:] = -skew(a_k)
+        Wk[:3, 3:] = -_skew(a_k)
         Wk[3:, 3:] = np.eye(3)
-        Wj[:3, 3:] = skew(p - r_j)
+        Wj[:3, 3:] = _skew(p - r_j)
         Wj[3:, 3:] = -np.eye(3)
         pdot = v_k + np.cross(w_k, a_k)
         w = np.concatenate([pdot - v_j - np.cross(w_j, p - r_j), w_k - w_j])
@@ -322,20 +358,20 @@ def _relative_motion(joint: Joint, q: np.ndarray):
     if t == "rail":
         return np.eye(2), np.array([q[0], 0.0])
     if t == "revolute2d":
-        return planar_rotation(q[0]), np.zeros(2)
+        return _planar_rotation(q[0]), np.zeros(2)
     if t == "prismatic2d":
         return np.eye(2), np.array([q[0], 0.0])
     if t == "free2d":
-        return planar_rotation(q[2]), np.array(q[:2], float)
+        return _planar_rotation(q[2]), np.array(q[:2], float)
     if t == "revolute":
         c, s = np.cos(q[0]), np.sin(q[0])
         return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]), np.zeros(3)
     if t == "prismatic":
         return np.eye(3), np.array([0, 0, q[0]], float)
     if t == "spherical":
-        return euler_params_to_matrix(q[:4] / np.linalg.norm(q[:4])), np.zeros(3)
+        return _e_to_R(q[:4] / np.linalg.norm(q[:4])), np.zeros(3)
     if t == "free":
-        return euler_params_to_matrix(q[3:7] / np.linalg.norm(q[3:7])), np.array(q[:3], float)
+        return _e_to_R(q[3:7] / np.linalg.norm(q[3:7])), np.array(q[:3], float)
     raise ModelError(f"joint {joint.name!r}: type {t!r} has no position kinematics")
 
 
@@ -350,11 +386,22 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     >>> np.round(joint_pose(jt, "planar", np.zeros(3), [np.pi / 2]), 12) + 0.0
     array([1.        , 0.5       , 1.57079633])
     """
-    q = np.asarray(q, float)
+    _check.instance(joint, Joint, "joint", where="joint_pose")
+    if kind != joint.kind:
+        raise ModelError(f"joint_pose: kind {kind!r} does not match joint {joint.name!r} of kind {joint.kind!r}")
+    q = _check._array(q, "q", "joint_pose")
     if q.shape != (joint.n_q,):
         raise ModelError(f"joint {joint.name!r} ({joint.type}) needs {joint.n_q} position variables, got {q.shape}")
+    _check._finite(q, "q", "joint_pose")
+    if joint.type in ("spherical", "free"):
+        e = q[-4:]
+        if not np.any(e):
+            raise ModelError(f"joint_pose: joint {joint.name!r} ({joint.type}): Euler parameters q[-4:] are all "
+                             "zero; give unit Euler parameters, e.g. (1, 0, 0, 0)")
+    if y_j is not None:
+        y_j = _check.vector(y_j, npos(kind), "y_j", where="joint_pose")
     nl = _twist_sizes(kind)[0]
-    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j)
+    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
     r_j = np.zeros(nl) if y_j is None else y_j[:nl]
     Rq, tq = _relative_motion(joint, q)
     R_J = R_j @ joint.parent_frame
@@ -389,12 +436,17 @@ def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     >>> np.round(position_residual(jt, "planar", np.zeros(3), y_k + [0.0, 0.3, 0.0]), 12) + 0.0
     array([0. , 0.3])
     """
+    joint, kind, y_j, _, y_k, _ = _args(joint, kind, "position_residual", y_j, y_k, need_vel=False)
+    return _position_residual(joint, kind, y_j, y_k)
+
+
+def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     if joint.type == "custom":
         return np.zeros(0)
     nl = _twist_sizes(kind)[0]
-    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j)
+    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
     r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
-    R_k = rotation(kind, y_k)
+    R_k = _rotation(kind, y_k)
     R_J = R_j @ joint.parent_frame
     d = R_J.T @ (np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point)
     _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
@@ -421,6 +473,10 @@ def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float =
     >>> q.shape, bool(np.isclose(np.linalg.norm(q[3:]), 1.0))
     ((7,), True)
     """
+    _check.instance(joint, Joint, "joint", where="random_joint_position")
+    _check.instance(rng, np.random.Generator, "rng", where="random_joint_position",
+                    hint="pass numpy.random.default_rng(seed)")
+    scale = _check.scalar(scale, "scale", where="random_joint_position", nonneg=True)
     t = joint.type
     if t in ("spherical", "free"):
         e = rng.normal(size=4)

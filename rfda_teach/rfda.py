@@ -40,7 +40,7 @@ from scipy.linalg import cho_factor, cho_solve, LinAlgError
 from . import _check
 from .errors import IllConditionedError, ModelError
 from .coordinates import appendix_a
-from .system import System, Terms, terms
+from .system import System, Terms, check_terms, terms
 
 __all__ = ["RFDAResult", "forward_dynamics", "solve", "joint_accelerations", "FORMS", "COND_WARN"]
 
@@ -129,7 +129,7 @@ def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
     (3,)
     """
     _check.choice(form, FORMS, "form", where="rfda.solve")
-    _check.instance(system, System, "system", where="rfda.solve")
+    check_terms(system, tr, "rfda.solve")
     if form == "lubich":
         ydd, lam, Mh, fh = _lubich(system, tr)
     else:
@@ -149,6 +149,8 @@ def joint_accelerations(system: System, tr: Terms, ydd) -> np.ndarray:
     >>> bool(np.allclose(rfda.joint_accelerations(sys, tr, dae.solve(sys, tr).ydd), rfda.solve(sys, tr).qdd))
     True
     """
+    check_terms(system, tr, "rfda.joint_accelerations")
+    ydd = _check.vector(ydd, system.n_vel, "ydd", where="rfda.joint_accelerations")
     qdd = np.zeros(system.n_dof)
     vs = system.vel_slices
     for k, jt in enumerate(tr.joint):

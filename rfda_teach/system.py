@@ -34,7 +34,7 @@ from .errors import ConstraintViolationError, ModelError
 from .tree import Topology
 
 __all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
-           "POSITION_TOL", "VELOCITY_TOL"]
+           "check_terms", "POSITION_TOL", "VELOCITY_TOL"]
 
 #: a state is consistent when every joint's position residual is below POSITION_TOL (metres or
 #: radians) and its velocity residual |G_k ydot_k + Q_k ydot_j| below VELOCITY_TOL (1 + |ydot|_max)
@@ -157,6 +157,9 @@ def body_slices(system: System, i: int) -> tuple[slice, slice]:
     >>> body_slices(models.planar_revolute_pair(), 1)
     (slice(3, 6, None), slice(3, 6, None))
     """
+    _check.instance(system, System, "system", where="body_slices")
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < system.n:
+        raise ModelError(f"body_slices: body {i!r} does not exist; bodies are 0..{system.n - 1}")
     return system.pos_slices[i], system.vel_slices[i]
 
 
@@ -213,6 +216,23 @@ class Terms(NamedTuple):
     joint: list
 
 
+def check_terms(system: System, tr, where: str) -> Terms:
+    """The system is a System and ``tr`` the Terms of :func:`terms` for it (for the solve-only entry points).
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> sys = models.chain(2)
+    >>> len(check_terms(sys, terms(sys, models.random_state(sys, seed=0)), "dae.solve").M)
+    2
+    """
+    _check.instance(system, System, "system", where=where)
+    if not isinstance(tr, Terms) or len(tr.M) != system.n or len(tr.joint) != system.n:
+        raise ModelError(f"{where}: tr must be the Terms of this system, from rfda_teach.system.terms(system, "
+                         f"state), got {type(tr).__name__}")
+    return tr
+
+
 def _vector(system: System, x, n: int, what: str) -> np.ndarray:
     if x is None:
         return np.zeros(n)
@@ -225,7 +245,7 @@ def _joint_name(system: System, k: int) -> str:
 
 
 def _position_ok(system: System, k: int, y_j, y_k) -> None:
-    r = _j.position_residual(system.joints[k], system.kind, y_j, y_k)
+    r = _j._position_residual(system.joints[k], system.kind, y_j, y_k)
     if r.size and np.linalg.norm(r) > POSITION_TOL:
         raise ConstraintViolationError(
             f"system {system.name!r}: the state violates {_joint_name(system, k)}: position residual "
@@ -274,7 +294,7 @@ def check_consistency(system: System, state) -> State:
         j = system.parents[k]
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
         _position_ok(system, k, yj, y[ps[k]])
-        _velocity_ok(system, k, _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]]), yd)
+        _velocity_ok(system, k, _j._evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]]), yd)
     return State(y, yd)
 
 
@@ -300,12 +320,12 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
     ps, vs, ds = system.pos_slices, system.vel_slices, system.dof_slices
     M, f, jt = [], [], []
     for i, b in enumerate(system.bodies):
-        M.append(_b.mass_matrix(b, y[ps[i]]))
-        f.append(_b.force(b, y[ps[i]], yd[vs[i]], system.gravity) + f_ext[vs[i]])
+        M.append(_b._mass_matrix(b, y[ps[i]]))
+        f.append(_b._force(b, y[ps[i]], yd[vs[i]], system.gravity) + f_ext[vs[i]])
     for k, joint in enumerate(system.joints):
         j = system.parents[k]
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
-        tk = _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
+        tk = _j._evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
         jt.append(tk)
         if check:
             _position_ok(system, k, yj, y[ps[k]])

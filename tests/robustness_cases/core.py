@@ -1,10 +1,199 @@
-"""Bad-input cases (see tests/robustness_cases/__init__.py for the format)."""
+"""Bad-input cases for tree, system, dae, rfda, bodies, joints (format: robustness_cases/__init__.py)."""
 from __future__ import annotations
 
-from rfda_teach import errors  # noqa: F401
+import numpy as np
 
-from robustness_cases import Case  # noqa: F401
+from rfda_teach import bodies, dae, joints, models, rfda, system, tree
+from rfda_teach.bodies import Body
+from rfda_teach.errors import ConstraintRankError, ConstraintViolationError, ModelError, TopologyError
+from rfda_teach.joints import Joint
 
-CASES: list = []
-COVERED: list = []
-EXEMPT: dict = {}
+from robustness_cases import Case
+
+_P = models.planar_revolute_pair()
+_PS = models.random_state(_P, seed=0)
+_S = models.random_tree(4, kind="spatial", seed=1)
+_SS = models.random_state(_S, seed=1)
+_TR = system.terms(_P, _PS)
+
+
+def _off_pin():
+    y = _PS.y.copy()
+    y[3] += 0.3
+    return (y, _PS.yd)
+
+
+def _zero_quat():
+    y = _SS.y.copy()
+    y[3:7] = 0.0
+    return (y, _SS.yd)
+
+
+def _fd(form):
+    if form == "dense":
+        return lambda *a, **k: dae.forward_dynamics(*a, **k)
+    return lambda *a, **k: rfda.forward_dynamics(*a, form=form, **k)
+
+
+CASES: list = [
+    # tree
+    Case("tree.validate_parents-str", lambda: tree.validate_parents("-1 0"), TopologyError, "sequence of ints"),
+    Case("tree.validate_parents-None", lambda: tree.validate_parents(None), TopologyError, "parent array"),
+    Case("tree.validate_parents-float", lambda: tree.validate_parents([-1, 0.0]), TopologyError, "parent of body 1"),
+    Case("tree.validate_parents-cycle", lambda: tree.validate_parents([-1, 2, 1]), TopologyError, "cycle"),
+    Case("tree.validate_parents-noroot", lambda: tree.validate_parents([1, 0]), TopologyError, "no root"),
+    Case("tree.Topology-unknown", lambda: tree.Topology.from_parents([-1, 7]), TopologyError, "unknown parent 7"),
+    Case("tree.Topology-node", lambda: tree.Topology.from_parents([-1, 0]).children("a"), TopologyError,
+         "node 'a' does not exist"),
+    # bodies
+    Case("bodies.Body-kind", lambda: Body("3d", 1.0), ModelError, "unknown kind '3d'"),
+    Case("bodies.Body-kind-list", lambda: Body(["planar"], 1.0), ModelError, "kind"),
+    Case("bodies.Body-mass-str", lambda: Body("planar", "1.0", 0.1), ModelError, "mass"),
+    Case("bodies.Body-mass-nan", lambda: Body("planar", np.nan, 0.1), ModelError, "mass is nan"),
+    Case("bodies.Body-mass-neg", lambda: Body("planar", -1.0, 0.1), ModelError, "mass -1.0 is not positive"),
+    Case("bodies.Body-J-shape", lambda: Body("spatial", 1.0, np.eye(2)), ModelError, "3x3"),
+    Case("bodies.Body-J-asym", lambda: Body("spatial", 1.0, [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]), ModelError,
+         "not symmetric"),
+    Case("bodies.Body-J-triangle", lambda: Body("spatial", 1.0, np.diag([1.0, 1.0, 3.0])), ModelError,
+         "triangle inequality"),
+    Case("bodies.Body-J-None", lambda: Body("spatial", 1.0, None), ModelError, "inertia"),
+    Case("bodies.npos-kind", lambda: bodies.npos("cube"), ModelError, "kind='cube'"),
+    Case("bodies.nvel-kind", lambda: bodies.nvel(None), ModelError, "kind=None"),
+    Case("bodies.ndim-kind", lambda: bodies.ndim(3), ModelError, "kind=3"),
+    Case("bodies.skew-shape", lambda: bodies.skew([1.0, 2.0]), ModelError, r"a has shape \(2,\)"),
+    Case("bodies.skew-nan", lambda: bodies.skew([1.0, np.nan, 0.0]), ModelError, r"a\[1\] is nan"),
+    Case("bodies.planar_rotation-str", lambda: bodies.planar_rotation("0.1"), ModelError, "phi"),
+    Case("bodies.planar_rotation-nan", lambda: bodies.planar_rotation(np.nan), ModelError, "phi is nan"),
+    Case("bodies.euler_params_to_matrix-zero", lambda: bodies.euler_params_to_matrix(np.zeros(4)), ModelError,
+         "all zero"),
+    Case("bodies.euler_params_to_matrix-norm", lambda: bodies.euler_params_to_matrix([2.0, 0, 0, 0]), ModelError,
+         "norm 2"),
+    Case("bodies.euler_params_to_matrix-len", lambda: bodies.euler_params_to_matrix([1.0, 0, 0]), ModelError,
+         r"e has shape \(3,\)"),
+    Case("bodies.matrix_to_euler_params-notrot", lambda: bodies.matrix_to_euler_params(np.diag([1.0, 1, -1])),
+         ModelError, "not a rotation matrix"),
+    Case("bodies.matrix_to_euler_params-shape", lambda: bodies.matrix_to_euler_params(np.eye(2)), ModelError,
+         "R has shape"),
+    Case("bodies.frame_with_z-zero", lambda: bodies.frame_with_z([0.0, 0.0, 0.0]), ModelError, "zero"),
+    Case("bodies.frame_with_z-shape", lambda: bodies.frame_with_z([1.0, 0.0]), ModelError, r"a has shape"),
+    Case("bodies.rotation-kind", lambda: bodies.rotation("solid", np.zeros(7)), ModelError, "kind='solid'"),
+    Case("bodies.rotation-short", lambda: bodies.rotation("spatial", np.zeros(3)), ModelError,
+         r"y_i has shape \(3,\)"),
+    Case("bodies.mass_matrix-body", lambda: bodies.mass_matrix("body", np.zeros(3)), ModelError,
+         "body must be a Body"),
+    Case("bodies.mass_matrix-y", lambda: bodies.mass_matrix(Body("planar", 1.0, 1.0), np.zeros(2)), ModelError,
+         r"y_i has shape \(2,\)"),
+    Case("bodies.force-gravity", lambda: bodies.force(Body("planar", 1.0, 1.0), np.zeros(3), np.zeros(3),
+                                                      [0.0, 0.0, -9.81]), ModelError, r"gravity has shape \(3,\)"),
+    Case("bodies.force-nan", lambda: bodies.force(Body("planar", 1.0, 1.0), np.zeros(3), [0, np.nan, 0],
+                                                  [0.0, -9.81]), ModelError, r"yd_i\[1\] is nan"),
+    # joints
+    Case("joints.Joint-type", lambda: Joint("hinge"), ModelError, "unknown joint type 'hinge'"),
+    Case("joints.Joint-type-None", lambda: Joint(None), ModelError, "unknown joint type None"),
+    Case("joints.Joint-point", lambda: Joint("revolute2d", parent_point=[1.0]), ModelError, "parent_point"),
+    Case("joints.Joint-point-nan", lambda: Joint("revolute2d", child_point=[np.nan, 0]), ModelError,
+         "child_point"),
+    Case("joints.Joint-frame", lambda: Joint("revolute", parent_frame=2 * np.eye(3)), ModelError,
+         "parent_frame must be an orthogonal"),
+    Case("joints.Joint-frame-str", lambda: Joint("revolute", child_frame="I"), ModelError, "child_frame"),
+    Case("joints.Joint-rank", lambda: Joint("custom", kind="planar", Phi=[[1, 0, 0], [2, 0, 0]]),
+         ConstraintRankError, "rank 1"),
+    Case("joints.Joint-custom-shape", lambda: Joint("custom", kind="planar", Phi=[[1, 0]]), ModelError, "Phi"),
+    Case("joints.Joint-custom-nan", lambda: Joint("custom", kind="planar", Phi=[[np.nan, 0, 0]],
+                                                  Psi=[[0, 1, 0], [0, 0, 1]]), ModelError, "Phi"),
+    Case("joints.evaluate-joint", lambda: joints.evaluate("revolute2d", "planar", None, None, np.zeros(3),
+                                                          np.zeros(3)), ModelError, "joint must be a Joint"),
+    Case("joints.evaluate-kind", lambda: joints.evaluate(Joint("revolute2d"), "spatial", None, None,
+                                                         np.zeros(3), np.zeros(3)), ModelError, "kind"),
+    Case("joints.evaluate-y", lambda: joints.evaluate(Joint("revolute2d"), "planar", None, None, np.zeros(2),
+                                                      np.zeros(3)), ModelError, r"y_k has shape \(2,\)"),
+    Case("joints.joint_pose-q", lambda: joints.joint_pose(Joint("revolute2d"), "planar", None, [0.0, 1.0]),
+         ModelError, "needs 1 position variables"),
+    Case("joints.joint_pose-nan", lambda: joints.joint_pose(Joint("revolute2d"), "planar", None, [np.nan]),
+         ModelError, r"q\[0\] is nan"),
+    Case("joints.joint_pose-quat", lambda: joints.joint_pose(Joint("spherical"), "spatial", None, np.zeros(4)),
+         ModelError, "all zero"),
+    Case("joints.nq-type", lambda: joints.nq("revolute"), ModelError, "joint must be a Joint"),
+    Case("joints.ndof-type", lambda: joints.ndof(None), ModelError, "joint must be a Joint"),
+    Case("joints.random_joint_position-rng", lambda: joints.random_joint_position(Joint("revolute"), 3),
+         ModelError, "rng must be a Generator"),
+    Case("joints.random_joint_position-scale", lambda: joints.random_joint_position(
+        Joint("free"), np.random.default_rng(0), scale=np.nan), ModelError, "scale is nan"),
+    Case("joints.position_residual-y", lambda: joints.position_residual(Joint("revolute2d"), "planar", None,
+                                                                        [0.0, np.nan, 0.0]), ModelError,
+         r"y_k\[1\] is nan"),
+    # system
+    Case("system.System-gravity", lambda: system.System((-1,), (Body("planar", 1.0, 1.0),), (Joint("revolute2d"),),
+                                                        gravity=[0.0, 0.0, -9.81]), ModelError, "gravity"),
+    Case("system.System-counts", lambda: system.System((-1, 0), (Body("planar", 1.0, 1.0),),
+                                                       (Joint("revolute2d"),)), ModelError, "2 parents but 1 bodies"),
+    Case("system.System-body", lambda: system.System((-1,), ("bar",), (Joint("revolute2d"),)), ModelError,
+         "bodies\\[0\\] is str"),
+    Case("system.System-kind", lambda: system.System((-1,), (Body("planar", 1.0, 1.0),), (Joint("revolute"),)),
+         ModelError, "pick a joint type"),
+    Case("system.State-short", lambda: system.check_state(_P, (np.zeros(5), np.zeros(6))), ModelError,
+         r"state.y has shape \(5,\)"),
+    Case("system.check_state-None", lambda: system.check_state(_P, None), ModelError, "state must be a pair"),
+    Case("system.check_state-str", lambda: system.check_state(_P, ("abc", np.zeros(6))), ModelError, "state.y"),
+    Case("system.check_state-system", lambda: system.check_state("pair", _PS), ModelError, "system must be"),
+    Case("system.check_state-zeroquat", lambda: system.check_state(_S, _zero_quat()), ModelError, "all zero"),
+    Case("system.terms-tau", lambda: system.terms(_P, _PS, tau=[1.0]), ModelError, r"tau has shape \(1,\)"),
+    Case("system.terms-t", lambda: system.terms(_P, _PS, t=np.nan), ModelError, "t is nan"),
+    Case("system.terms-f_ext", lambda: system.terms(_P, _PS, f_ext=[np.inf] * 6), ModelError, r"f_ext\[0\] is inf"),
+    Case("system.check_consistency-pos", lambda: system.check_consistency(_P, _off_pin()),
+         ConstraintViolationError, "position residual"),
+    Case("system.body_slices-i", lambda: system.body_slices(_P, 5), ModelError, "body 5 does not exist"),
+    Case("system.Terms-none", lambda: dae.solve(_P, None), ModelError, "Terms"),
+    Case("system.check_terms-wrong", lambda: system.check_terms(_S, _TR, "here"), ModelError,
+         "here: tr must be the Terms of this system"),
+    Case("bodies.unit_euler-norm", lambda: bodies.unit_euler([1.0, 1.0, 0, 0]), ModelError, "norm 1.4142"),
+    Case("bodies.unit_euler-str", lambda: bodies.unit_euler("1000"), ModelError, "e must be an array"),
+    # dae
+    Case("dae.forward_dynamics-system", lambda: dae.forward_dynamics("sys", _PS), ModelError, "system must be"),
+    Case("dae.forward_dynamics-offpin", lambda: dae.forward_dynamics(_P, _off_pin()), ConstraintViolationError,
+         "violates joint 1"),
+    Case("dae.forward_dynamics-extra", lambda: dae.forward_dynamics(_P, _PS, extra=np.eye(6)), ModelError,
+         "extra must be a pair"),
+    Case("dae.forward_dynamics-extra-shape", lambda: dae.forward_dynamics(_P, _PS, extra=(np.eye(3), [0, 0, 0])),
+         ModelError, "extra C_x has shape"),
+    Case("dae.forward_dynamics-extra-dup", lambda: dae.forward_dynamics(
+        _P, _PS, extra=(dae.assemble(_P, _PS)[0][6:7, :6], [dae.assemble(_P, _PS)[1][6]])), ConstraintRankError,
+         "extra row 0"),
+    Case("dae.assemble-state", lambda: dae.assemble(_P, (np.zeros(6), np.zeros(5))), ModelError, "state.yd"),
+    Case("dae.assemble_terms-terms", lambda: dae.assemble_terms(_P, "terms"), ModelError, "Terms"),
+    Case("dae.solve-system", lambda: dae.solve(None, _TR), ModelError, "system must be"),
+    # rfda
+    Case("rfda.forward_dynamics-form", lambda: rfda.forward_dynamics(_P, _PS, form="aba"), ModelError, "form='aba'"),
+    Case("rfda.forward_dynamics-form-None", lambda: rfda.forward_dynamics(_P, _PS, form=None), ModelError, "form"),
+    Case("rfda.forward_dynamics-offpin", lambda: rfda.forward_dynamics(_P, _off_pin()), ConstraintViolationError,
+         "violates joint 1"),
+    Case("rfda.forward_dynamics-tau-nan", lambda: rfda.forward_dynamics(_P, _PS, tau=[np.nan] * 4), ModelError,
+         r"tau\[0\] is nan"),
+    Case("rfda.forward_dynamics-tau-str", lambda: rfda.forward_dynamics(_P, _PS, tau="one"), ModelError, "tau"),
+    Case("rfda.forward_dynamics-state", lambda: rfda.forward_dynamics(_S, _zero_quat()), ModelError, "all zero"),
+    Case("rfda.solve-terms", lambda: rfda.solve(_P, None), ModelError, "Terms"),
+    Case("rfda.solve-system", lambda: rfda.solve("x", _TR), ModelError, "system must be"),
+    Case("rfda.joint_accelerations-ydd", lambda: rfda.joint_accelerations(_P, _TR, np.zeros(5)), ModelError,
+         r"ydd has shape \(5,\)"),
+    Case("rfda.joint_accelerations-nan", lambda: rfda.joint_accelerations(_P, _TR, [np.nan] * 6), ModelError,
+         r"ydd\[0\] is nan"),
+]
+
+COVERED: list = ["tree.validate_parents", "tree.Topology", "bodies.Body", "bodies.npos", "bodies.nvel",
+                 "bodies.ndim", "bodies.skew", "bodies.planar_rotation", "bodies.euler_params_to_matrix",
+                 "bodies.matrix_to_euler_params", "bodies.frame_with_z", "bodies.rotation", "bodies.mass_matrix",
+                 "bodies.force", "joints.Joint", "joints.evaluate", "joints.joint_pose", "joints.nq", "joints.ndof",
+                 "joints.random_joint_position", "joints.position_residual", "system.System", "system.State",
+                 "system.check_state", "system.terms", "system.check_consistency", "system.body_slices",
+                 "system.check_terms", "bodies.unit_euler",
+                 "system.Terms", "dae.forward_dynamics", "dae.assemble", "dae.assemble_terms", "dae.solve",
+                 "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations"]
+EXEMPT: dict = {
+    "joints.JointTerms": "a plain record (NamedTuple) returned by joints.evaluate; never built by users",
+    "dae.DAEResult": "a result record returned by dae.forward_dynamics; never built by users",
+    "rfda.RFDAResult": "a result record returned by rfda.forward_dynamics; never built by users",
+}
+for _name in ("errors.RFDAError", "errors.TopologyError", "errors.ConstraintRankError",
+              "errors.SingularCoordinateSelectionError", "errors.ModelError", "errors.ConstraintViolationError",
+              "errors.IllConditionedError", "errors.RFDAWarning"):
+    EXEMPT[_name] = "an exception class"
