@@ -9,7 +9,8 @@ all of them return the same accelerations):
   dense eq. (7), compiled fast path), pinocchio.aba and modern_robotics.ForwardDynamics;
 * Puma 560 of the Robotics Toolbox (standard DH, motor inertia and friction switched off) for
   rfda_teach, pinocchio.aba and roboticstoolbox-python's ``accel``;
-* Talos (example-robot-data) for rfda_teach against pinocchio.aba.
+* Talos (example-robot-data) for rfda_teach against pinocchio.aba, and Talos and Baxter bolted to the
+  ground (several bodies on the ground: a forest).
 
 Peers that are not installed are reported and skipped (``pip install roboticstoolbox-python
 modern_robotics``).  Medians of ``repeat`` calls after warm-up; ratios are rfda_teach / peer.
@@ -135,6 +136,19 @@ def main(argv=None):
     rows = ours(talos, q, v, tau, max(20, args.repeat // 5), "Talos")
     rows["pinocchio.aba"] = median(lambda: pin.aba(talos.pin_model, tdata, q, v, tau), args.repeat * 20)
     report(f"Talos ({talos.n} bodies, {talos.n_dof} speeds)", rows, ["pinocchio.aba"])
+
+    # ---------------------------------------------------------------- several bodies on the ground (a forest)
+    for name in ("talos", "baxter"):
+        forest = interop.example_robot(name, floating_base=False)
+        q, v, tau = interop.random_state(forest, seed=0)
+        fdata = forest.pin_model.createData()
+        a_pin = pin.aba(forest.pin_model, fdata, q, v, tau)
+        for form in ("lubich", "featherstone", "dense", "fast" if fastpath.available() else "featherstone"):
+            assert np.allclose(interop.forward_dynamics(forest, q, v, tau, form=form), a_pin, atol=1e-8), form
+        rows = ours(forest, q, v, tau, max(20, args.repeat // 5), name)
+        rows["pinocchio.aba"] = median(lambda: pin.aba(forest.pin_model, fdata, q, v, tau), args.repeat * 20)
+        report(f"{name} bolted to the ground ({len(forest.topology.roots)} roots, {forest.n} bodies)", rows,
+               ["pinocchio.aba"])
     print("\nTargets: faster than roboticstoolbox-python and >= 50x faster than Modern Robotics on a 6-dof arm;"
           " within 20x of Pinocchio on Talos.")
 

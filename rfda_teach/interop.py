@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _check, dae, rfda
-from .bodies import EULER_TOL, Body, frame_with_z, matrix_to_euler_params
+from .bodies import EULER_TOL, Body, frame_with_z
 from .errors import ModelError
 from .joints import Joint
 from .system import State, System
@@ -411,7 +411,10 @@ def _kinematics(robot: RobotSystem, q, v, where="interop.forward_dynamics"):
     robot = _robot(robot, where)
     q, v = _pin_state(robot, q, v, where)
     model = robot.pin_model
-    data = model.createData()
+    data = robot.__dict__.get("_pin_data")                       # one Data per robot, reused (createData is slow)
+    if data is None:
+        data = model.createData()
+        object.__setattr__(robot, "_pin_data", data)
     pin.forwardKinematics(model, data, q, v)
     return model, data, q, v
 
@@ -457,17 +460,27 @@ def to_state(robot: RobotSystem, q, v) -> State:
 
 
 def _state(model, data) -> State:
-    ys, yds = [], []
+    """Absolute state from Pinocchio's forward kinematics: y_i = [mass centre; Euler parameters (e0 >= 0)],
+    ydot_i = [mass-centre velocity; omega], world components.  Pinocchio's rotations are orthogonal by
+    construction (its q was checked), so the Euler parameters come from its own quaternion."""
+    pin = require_pinocchio()
+    n = model.njoints - 1
+    y, yd = np.empty(7 * n), np.empty(6 * n)
     for i in range(1, model.njoints):
         oMi = data.oMi[i]
-        R, o = np.array(oMi.rotation), np.array(oMi.translation).ravel()
-        lever = np.array(model.inertias[i].lever).ravel()
+        R, o = oMi.rotation, oMi.translation
+        c = R @ model.inertias[i].lever                              # joint origin -> mass centre, world
         vl = data.v[i]
-        w = R @ np.array(vl.angular).ravel()
-        vo = R @ np.array(vl.linear).ravel()
-        ys.append(np.concatenate([o + R @ lever, matrix_to_euler_params(R)]))
-        yds.append(np.concatenate([vo + np.cross(w, R @ lever), w]))
-    return State(np.concatenate(ys), np.concatenate(yds))
+        w = R @ vl.angular
+        x, y_, z, e0 = pin.Quaternion(R).coeffs()
+        e = np.array([e0, x, y_, z])
+        k = i - 1
+        y[7 * k:7 * k + 3] = o + c
+        y[7 * k + 3:7 * k + 7] = e if e0 >= 0 else -e
+        yd[6 * k:6 * k + 3] = R @ vl.linear + (w[1] * c[2] - w[2] * c[1], w[2] * c[0] - w[0] * c[2],
+                                               w[0] * c[1] - w[1] * c[0])                  # + omega x c
+        yd[6 * k + 3:6 * k + 6] = w
+    return State(y, yd)
 
 
 def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") -> np.ndarray:

@@ -42,9 +42,10 @@ def test_state_conversion_matches_pinocchio_com_and_velocities(robot):
 def test_spherical_and_unaligned_joints_against_aba():
     model = pin.Model()
     rng = np.random.default_rng(0)
-    def inertia():
-        A = rng.normal(size=(3, 3))
-        return pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, A @ A.T + 0.1 * np.eye(3))
+    def inertia():                       # a physical inertia: second moments s_k > 0 of a mass distribution
+        s1, s2, s3 = rng.uniform(0.05, 1.0, 3)
+        R = pin.rpy.rpyToMatrix(*rng.normal(size=3))
+        return pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, R @ np.diag([s2 + s3, s1 + s3, s1 + s2]) @ R.T)
     M1 = pin.SE3(pin.rpy.rpyToMatrix(*rng.normal(size=3)), rng.normal(size=3))
     j1 = model.addJoint(0, pin.JointModelFreeFlyer(), M1, "root")
     model.appendBodyToJoint(j1, inertia(), pin.SE3.Identity())
