@@ -1,0 +1,451 @@
+"""Checkers for the book's implementation exercises.
+
+Each ``check_<name>(student_fn)`` runs the student's function on many random,
+seeded cases (random rotations, bodies and states from :mod:`rfda_teach.models`)
+against the package's own implementation and prints ONE line:
+
+* ``passed on N cases``, or
+* the first failing case's inputs, described by shape and kind (never by the
+  expected output), with a hint for the typical mistake it recognises
+  (transposed matrix, wrong sign, body instead of global components, a missing
+  factor 1/2, ...), or
+* ``not implemented yet`` for a stub that returns None or raises
+  NotImplementedError (no exception, so an unsolved notebook still runs).
+
+It also returns a :class:`CheckResult` (``passed``, ``n_cases``, ...).
+
+Conventions (those of :mod:`rfda_teach.bodies`, i.e. of Deepak & Ghosal's
+spatial bodies): Euler parameters e = (e0, e1, e2, e3), scalar part first;
+R = R(e) maps body-frame components to global (inertial) components; the
+angular velocity omega is in global components.
+
+A later chapter adds a checker in a few lines: a generator of
+:class:`Case` records (inputs, a description, the reference answer, and the
+typical wrong answers with their hints) and one call to :func:`run_cases`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import exercises
+>>> from rfda_teach.bodies import euler_params_to_matrix
+>>> r = exercises.check_rotation_from_euler(euler_params_to_matrix)
+check_rotation_from_euler: passed on 40 cases
+>>> r.passed, r.n_cases
+(True, 40)
+>>> r = exercises.check_rotation_from_euler(lambda e: euler_params_to_matrix(e).T)  # doctest: +ELLIPSIS
+check_rotation_from_euler: not yet, case 4 of 40 (e: unit Euler parameters, ...): transposed? ...
+>>> def stub(e):
+...     raise NotImplementedError
+>>> exercises.check_rotation_from_euler(stub).passed
+check_rotation_from_euler: not implemented yet (fill in the function and run this cell again)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from . import models
+from .bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
+from .errors import ModelError
+
+__all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
+           "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
+           "check_prismatic_rows", "CHECKERS"]
+
+#: default number of random cases per checker
+N_CASES = 40
+
+#: default seed of every checker (the cases are the same on every run)
+SEED = 2026
+
+#: relative tolerance of the comparison with the reference
+RTOL = 1e-8
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a checker found: ``passed``, the number of cases run, and the line it printed."""
+
+    name: str
+    passed: bool
+    n_cases: int
+    implemented: bool = True
+    message: str = field(default="", repr=False)
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+@dataclass(frozen=True)
+class Case:
+    """One test case: arguments for the student's function, a description of them (shapes,
+    kinds; never values), the reference answer, and typical wrong answers with their hints.
+
+    ``expected`` is an array or a tuple of arrays (a function returning several results);
+    ``wrong`` is a sequence of (wrong answer, hint) pairs, tried in order.
+    """
+
+    args: tuple
+    describe: str
+    expected: object
+    wrong: tuple = ()
+
+
+# ----------------------------------------------------------------------------- the harness
+
+def _callable(student_fn, where: str) -> Callable:
+    if not callable(student_fn):
+        raise ModelError(f"exercises.{where}: student_fn must be a function (the one you wrote, passed without "
+                         f"calling it, e.g. {where}(my_function)), got {type(student_fn).__name__}")
+    return student_fn
+
+
+def _as_parts(x, n_parts: int):
+    """The student's answer as a tuple of float arrays (None when it is not numbers)."""
+    parts = (x,) if n_parts == 1 else x
+    if n_parts > 1 and (not isinstance(parts, (tuple, list)) or len(parts) != n_parts):
+        return None
+    out = []
+    for p in parts:
+        try:
+            a = np.asarray(p, dtype=float)
+        except (TypeError, ValueError):
+            return None
+        out.append(a)
+    return tuple(out)
+
+
+def _close(a: tuple, b: tuple, rtol: float) -> bool:
+    for x, y in zip(a, b):
+        if x.shape != y.shape or not np.all(np.isfinite(x)):
+            return False
+        scale = max(1.0, float(np.abs(y).max(initial=0.0)))
+        if not np.allclose(x, y, rtol=rtol, atol=rtol * scale):
+            return False
+    return True
+
+
+def _generic_wrong(expected: tuple) -> list:
+    """Mistakes worth a hint in any exercise: a transposed matrix, a wrong sign, a factor 2 or 1/2."""
+    out = []
+    if len(expected) == 1 and expected[0].ndim == 2:
+        out.append(((expected[0].T,), "transposed? check which index is the row"))
+    out.append((tuple(-e for e in expected), "wrong sign?"))
+    out.append((tuple(2.0 * e for e in expected), "missing factor 1/2?"))
+    out.append((tuple(0.5 * e for e in expected), "a factor 1/2 too many?"))
+    return out
+
+
+def _diagnose(got: tuple, case: Case, expected: tuple, rtol: float) -> str:
+    n = len(expected)
+    specific = [(_as_parts(w, n), h) for w, h in case.wrong]
+    for wrong, hint in specific + _generic_wrong(expected):
+        if wrong is not None and _close(got, wrong, rtol):
+            return hint
+    for i, (g, e) in enumerate(zip(got, expected)):
+        what = "your result" if n == 1 else f"result {i + 1} of {n}"
+        if g.shape != e.shape:
+            if g.ndim == 2 and g.shape == e.shape[::-1]:
+                return f"{what} has shape {g.shape}, the transpose of the shape {e.shape} it should have: transposed?"
+            return f"{what} has shape {g.shape}; it should have shape {e.shape}"
+        if not np.all(np.isfinite(g)):
+            return f"{what} contains NaN or inf"
+    if n > 1:
+        bad = [i + 1 for i, (g, e) in enumerate(zip(got, expected)) if not _close((g,), (e,), rtol)]
+        return f"result(s) {bad} of {n} differ from the reference; re-derive them step by step"
+    return "the numbers differ from the reference; re-derive the formula step by step"
+
+
+def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTOL) -> CheckResult:
+    """Run ``student_fn(*case.args)`` on every case, print one line, return a :class:`CheckResult`.
+
+    The printed line never contains the reference answer: a failure names the case by its
+    description (shapes, kinds) and gives a hint.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cases = [Case((np.eye(2) * k,), f"A: 2x2 matrix, case {k}", 2 * np.eye(2) * k) for k in (1, 2)]
+    >>> run_cases("check_double", lambda A: 2 * A, cases).passed
+    check_double: passed on 2 cases
+    True
+    >>> run_cases("check_double", lambda A: -2 * A, cases).passed
+    check_double: not yet, case 1 of 2 (A: 2x2 matrix, case 1): wrong sign?
+    False
+    """
+    where = name
+    fn = _callable(student_fn, where)
+    cases = list(cases)
+    total = len(cases)
+
+    def done(passed: bool, line: str, implemented: bool = True, n: int = total) -> CheckResult:
+        print(f"{name}: {line}")
+        return CheckResult(name, passed, n, implemented, f"{name}: {line}")
+
+    for i, case in enumerate(cases):
+        expected = case.expected if isinstance(case.expected, tuple) else (case.expected,)
+        expected = tuple(np.asarray(e, dtype=float) for e in expected)
+        args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in case.args)
+        try:
+            out = fn(*args)
+        except NotImplementedError:
+            return done(False, "not implemented yet (fill in the function and run this cell again)", False, 0)
+        except Exception as exc:   # noqa: BLE001 - a student's bug is reported, not raised
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your function raised "
+                               f"{type(exc).__name__}: {exc}", n=i)
+        if out is None:
+            if i == 0:
+                return done(False, "not implemented yet (fill in the function and run this cell again)",
+                            False, 0)
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your function "
+                               "returned None; return the result", n=i)
+        got = _as_parts(out, len(expected))
+        if got is None:
+            what = "an array" if len(expected) == 1 else f"a tuple of {len(expected)} arrays"
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): return {what} of "
+                               "numbers", n=i)
+        if not _close(got, expected, rtol):
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): "
+                               f"{_diagnose(got, case, expected, rtol)}", n=i)
+    return done(True, f"passed on {total} cases")
+
+
+# ----------------------------------------------------------------------------- random inputs
+
+def _unit_euler(rng: np.random.Generator, k: int) -> np.ndarray:
+    """Unit Euler parameters: the first cases are special (identity, half turns, e0 < 0)."""
+    special = [np.array([1.0, 0, 0, 0]), np.array([0.0, 0, 0, 1]), np.array([0.0, 1, 0, 0]),
+               np.array([np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)])]
+    if k < len(special):
+        return special[k]
+    x, y, z, w = Rotation.random(random_state=rng).as_quat()
+    e = np.array([w, x, y, z])
+    return -e if k % 3 == 0 else e            # both signs of e describe the same rotation
+
+
+def _angle(e: np.ndarray) -> float:
+    return 2.0 * np.arccos(min(1.0, abs(e[0])))
+
+
+def _to_euler(R: np.ndarray) -> np.ndarray:
+    x, y, z, w = Rotation.from_matrix(R).as_quat()
+    return np.array([w, x, y, z])
+
+
+def _spatial_bodies(rng: np.random.Generator, n: int) -> list:
+    bodies = []
+    seed = int(rng.integers(0, 2 ** 31))
+    while len(bodies) < n:
+        bodies += list(models.random_tree(8, kind="spatial", seed=seed).bodies)
+        seed += 1
+    return bodies[:n]
+
+
+# ----------------------------------------------------------------------------- chapter: rotations
+
+def _edot_matrix(e: np.ndarray) -> np.ndarray:
+    """The 4x3 matrix H(e) with edot = H(e) omega (omega global), from the package's integrator."""
+    from .simulate import _position_rate
+    sys1 = models.random_tree(1, kind="spatial", seed=0)
+    y = np.concatenate([np.zeros(3), e])
+    cols = [_position_rate(sys1, y, np.concatenate([np.zeros(3), w]))[3:] for w in np.eye(3)]
+    return np.column_stack(cols)
+
+
+def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(e) -> H``, the 4x3 matrix with edot = H omega.
+
+    e = (e0, e1, e2, e3), scalar first, unit norm; omega in GLOBAL (inertial) components;
+    H = 1/2 E(e)^T with E = [-e_v, e0 I + [e_v]x] (3x4), e_v = (e1, e2, e3).  The package's
+    reference is the integrator's rate edot = 1/2 (0, omega) * e of :mod:`rfda_teach.simulate`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach.bodies import skew
+    >>> def H(e):
+    ...     E = np.column_stack([-e[1:], e[0] * np.eye(3) + skew(e[1:])])
+    ...     return 0.5 * E.T
+    >>> check_euler_rate_matrix(H).passed
+    check_euler_rate_matrix: passed on 40 cases
+    True
+    """
+    name = "check_euler_rate_matrix"
+    _callable(student_fn, name)
+    from .kane import _E_hat
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        e = _unit_euler(rng, k)
+        H = _edot_matrix(e)
+        R = _e_to_R(e)
+        wrong = ((H @ R, "body vs global components? omega is given in global (inertial) components; "
+                         "1/2 G(e)^T acts on body components"),
+                 (0.5 * _E_hat(e), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
+                 (0.5 * _E_hat(np.roll(e, -1)), "this is Kane's Ê'^T: body components and scalar part last; "
+                                                 "here omega is global and e0 comes first"))
+        cases.append(Case((e,), f"e: unit Euler parameters, shape (4,), rotation angle "
+                                f"{np.degrees(_angle(e)):.0f} deg", H, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+def check_rotation_from_euler(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(e) -> R``, the 3x3 rotation matrix of unit Euler parameters.
+
+    e = (e0, e1, e2, e3), scalar first; R maps body-frame components to global components
+    (x_global = R x_body).  Reference: :func:`rfda_teach.bodies.euler_params_to_matrix`.
+    """
+    name = "check_rotation_from_euler"
+    _callable(student_fn, name)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        e = _unit_euler(rng, k)
+        R = euler_params_to_matrix(e)
+        wrong = ((R.T, "transposed? R maps body-frame components to global ones, x = R x'"),
+                 (_e_to_R(np.roll(e, 1)), "scalar part first: e0 = e[0] = cos(angle/2)"),
+                 (_e_to_R(np.roll(e, 1)).T, "scalar part first, and R maps body to global components"))
+        cases.append(Case((e,), f"e: unit Euler parameters, shape (4,), rotation angle "
+                                f"{np.degrees(_angle(e)):.0f} deg", R, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+def check_angular_velocity(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(R, R_dot) -> omega``, the angular velocity in GLOBAL components.
+
+    [omega]x = R_dot R^T.  The cases build R_dot = [omega]x R from a known omega with the
+    package's :func:`rfda_teach.bodies.skew`.
+    """
+    name = "check_angular_velocity"
+    _callable(student_fn, name)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        R = _e_to_R(_unit_euler(rng, k))
+        w = rng.normal(size=3) * rng.uniform(0.1, 5.0)
+        Rd = _skew(w) @ R
+        wrong = ((R.T @ w, "body vs global components? R^T R_dot gives the body-frame components; "
+                           "here omega is global: [omega]x = R_dot R^T"),
+                 (-R.T @ w, "R_dot^T R gives minus the body components; use [omega]x = R_dot R^T"),
+                 (-w, "wrong sign? [omega]x = R_dot R^T, and omega_1 is entry (3, 2) of it"))
+        cases.append(Case((R, Rd), "R: 3x3 rotation matrix, R_dot: 3x3 matrix", w, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+# ----------------------------------------------------------------------------- chapter: one rigid body
+
+def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(J_body, R, omega) -> -omega x (J omega)`` in GLOBAL components.
+
+    J_body is the central inertia J' in body axes, R the rotation body -> global, omega the
+    angular velocity in global components and J = R J' R^T.  Reference: the rotational
+    part of :func:`rfda_teach.bodies.force` (f_i of eq. 6) without gravity.
+    """
+    name = "check_gyroscopic_term"
+    _callable(student_fn, name)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k, body in enumerate(_spatial_bodies(rng, n_cases)):
+        e = _unit_euler(rng, k)
+        R = _e_to_R(e)
+        w = rng.normal(size=3) * rng.uniform(0.1, 5.0)
+        y = np.concatenate([rng.normal(size=3), e])
+        f = force(body, y, np.concatenate([rng.normal(size=3), w]), np.zeros(3))[3:]
+        Jp = body.J
+        wrong = ((np.cross(w, R @ Jp @ R.T @ w), "sign of the gyroscopic term? it is MINUS omega x (J omega)"),
+                 (-np.cross(w, Jp @ w), "rotate the body-frame inertia to global axes: J = R J' R^T"),
+                 (-np.cross(w, R.T @ Jp @ R @ w), "transposed rotation? J = R J' R^T (R maps body to global)"),
+                 (-np.cross(R @ Jp @ R.T @ w, w), "order of the cross product? -omega x (J omega)"))
+        cases.append(Case((Jp, R, w), "J_body: 3x3 symmetric positive definite, R: 3x3 rotation, omega: shape "
+                                      "(3,)", f, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+def check_body_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(body, y_i) -> M_i``, the mass matrix of eq. (6).
+
+    ``body`` is a :class:`rfda_teach.bodies.Body` (``body.kind`` in "point2", "planar",
+    "spatial"; ``body.mass``; ``body.J`` its central inertia, 1x1 planar, 3x3 in body axes
+    spatial); y_i its position coordinates (spatial: r (3) and e (4), scalar first).
+    Reference: :func:`rfda_teach.bodies.mass_matrix`.
+    """
+    name = "check_body_mass_matrix"
+    _callable(student_fn, name)
+    rng = np.random.default_rng(seed)
+    spatial = _spatial_bodies(rng, n_cases)
+    planar = list(models.random_tree(max(1, n_cases // 3), kind="planar", seed=seed).bodies)
+    cases = []
+    for k in range(n_cases):
+        kind = ("point2", "planar", "spatial", "spatial")[k % 4]
+        if kind == "point2":
+            body = Body("point2", rng.uniform(0.5, 3.0))
+            y = rng.normal(size=2)
+        elif kind == "planar":
+            body = planar[k % len(planar)]
+            y = np.concatenate([rng.normal(size=2), [rng.uniform(-np.pi, np.pi)]])
+        else:
+            body = spatial[k]
+            y = np.concatenate([rng.normal(size=3), _unit_euler(rng, k)])
+        M = mass_matrix(body, y)
+        wrong = ()
+        if kind == "spatial":
+            R = _e_to_R(y[3:])
+            W = M.copy()
+            W[3:, 3:] = body.J
+            V = M.copy()
+            V[3:, 3:] = R.T @ body.J @ R
+            wrong = ((W, "rotate the body-frame inertia to global axes: J = R J' R^T (omega is global)"),
+                     (V, "transposed rotation? J = R J' R^T with R from body to global"))
+        cases.append(Case((body, y), f"a {kind} body, y_i of shape {y.shape}, M_i of shape "
+                                     f"({nvel(kind)}, {nvel(kind)})", M, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+# ----------------------------------------------------------------------------- chapter: joints
+
+def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(joint, y_j, yd_j, y_k, yd_k) -> (G_k, gamma_k)`` of a planar prismatic joint.
+
+    ``joint`` is a ``"prismatic2d"`` :class:`rfda_teach.joints.Joint` between planar bodies j
+    (parent) and k; y = (x, y, phi), yd = (xd, yd, phid).  G_k is the 2x3 Jacobian of the
+    constraint with respect to ydot_k and gamma_k the right-hand side of the acceleration
+    constraint, eq. (1)-(3).  Reference: :func:`rfda_teach.joints.evaluate`.
+    """
+    from .joints import evaluate
+    name = "check_prismatic_rows"
+    _callable(student_fn, name)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        sys = models.random_tree(6, kind="planar", seed=s)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        ps, vs = sys.pos_slices, sys.vel_slices
+        for k, (jt, j) in enumerate(zip(sys.joints, sys.parents)):
+            if jt.type != "prismatic2d" or j < 0 or len(cases) >= n_cases:
+                continue
+            args = (jt, st.y[ps[j]], st.yd[vs[j]], st.y[ps[k]], st.yd[vs[k]])
+            tk = evaluate(jt, "planar", *args[1:])
+            wrong = (((tk.G, -tk.gamma), "sign of gamma_k? G_k ydd_k + Q_k ydd_j = gamma_k"),
+                     ((-tk.G, -tk.gamma), "sign of the constraint rows? (both G_k and gamma_k flipped)"),
+                     ((tk.G, np.zeros_like(tk.gamma)), "gamma_k is not zero: differentiate G_k ydot_k + "
+                                                       "Q_k ydot_j once more in time"))
+            cases.append(Case(args, "a prismatic2d joint, y_j, yd_j, y_k, yd_k of shape (3,)",
+                              (tk.G, tk.gamma), wrong))
+    return run_cases(name, student_fn, cases)
+
+
+#: every checker by exercise name (the book's exercise index)
+CHECKERS = {
+    "euler_rate_matrix": check_euler_rate_matrix,
+    "rotation_from_euler": check_rotation_from_euler,
+    "angular_velocity": check_angular_velocity,
+    "gyroscopic_term": check_gyroscopic_term,
+    "body_mass_matrix": check_body_mass_matrix,
+    "prismatic_rows": check_prismatic_rows,
+}
