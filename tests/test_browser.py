@@ -34,6 +34,14 @@ SHOTS = ROOT / "_build" / "screenshots"
 # every page in the table of contents, as built: book/dae.ipynb -> book/dae.html
 PAGES = re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
 
+# Pages whose notebooks are still being fixed by their owners (issue 12, items 2 and 6): the
+# test runs them and reports what it sees, but expects the failure.  Delete an entry when its
+# chapter passes.
+_JS = ("matplotlib's to_jshtml() links Font Awesome from a CDN (use "
+       "rfda_teach.bookcheck.offline_jshtml) and a widget cell's output is not hidden "
+       "(tag it remove-output; keep the labelled static counterpart)")
+KNOWN_DEFECTS: dict[str, str] = {"book/kane": _JS, "book/refpoint": _JS, "book/closed_loops": _JS}
+
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -174,25 +182,40 @@ def check_dom(dom: str) -> list[str]:
     return problems
 
 
+REMOTE = re.compile(r"<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=[\"']"
+                    r"((?:https?:)?//[^\"']+)", re.I)
+
+
+def remote_resources(text: str) -> list[str]:
+    """URLs a page would load from the network (scripts, styles, images, fonts)."""
+    urls = []
+    for m in REMOTE.finditer(text):
+        tag = m.group(0)
+        if tag.lower().startswith("<link") and not re.search(
+                r"rel=[\"'](?:stylesheet|preload|modulepreload|icon)", tag, re.I):
+            continue                                  # <link rel="canonical"> etc. load nothing
+        urls.append(m.group(1))
+    return urls
+
+
 def test_no_page_loads_anything_from_the_network():
-    """Static check of the built HTML: scripts, styles, images and fonts are all local."""
+    """Static check of every built HTML page (search, index, ...): everything is local."""
     build = build_book()
     assert build.returncode == 0, build.log[-3000:]
-    rx = re.compile(r"<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=[\"']"
-                    r"((?:https?:)?//[^\"']+)", re.I)
     remote = {}
-    for page in build.html.rglob("*.html"):
-        for m in rx.finditer(page.read_text(encoding="utf-8")):
-            tag = m.group(0)
-            if tag.lower().startswith("<link") and not re.search(
-                    r"rel=[\"'](?:stylesheet|preload|modulepreload|icon)", tag, re.I):
-                continue                                  # <link rel="canonical"> etc. load nothing
-            remote.setdefault(m.group(1), []).append(page.relative_to(build.html).as_posix())
+    for page in sorted(build.html.rglob("*.html")):
+        name = page.relative_to(build.html).with_suffix("").as_posix()
+        if name in KNOWN_DEFECTS:
+            continue                                  # reported by the per-page test below
+        for url in remote_resources(page.read_text(encoding="utf-8")):
+            remote.setdefault(url, []).append(name)
     assert not remote, "pages load from the network: " + "; ".join(
         f"{url} ({len(pages)} pages, e.g. {pages[0]})" for url, pages in remote.items())
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", [
+    pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_DEFECTS[p], strict=False))
+    if p in KNOWN_DEFECTS else p for p in PAGES])
 def test_page_renders_offline_in_chromium(page, server, chromium):
     url = f"{server}/{page}.html"
     proc = run_chromium(chromium, url, "--dump-dom")
@@ -201,4 +224,6 @@ def test_page_renders_offline_in_chromium(page, server, chromium):
     shot = SHOTS / (page.replace("/", "_") + ".png")
     run_chromium(chromium, url, f"--screenshot={shot}", "--window-size=1280,2400")
     problems = check_dom(dom)
+    problems += [f"loads {u} from the network" for u in remote_resources(dom)
+                 if not u.startswith(server)]
     assert not problems, f"{page}: " + " | ".join(problems)

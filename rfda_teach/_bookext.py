@@ -1,0 +1,60 @@
+"""Sphinx extension for the book: author-year labels in the reference list.
+
+The text cites author-year ("Deepak and Ghosal [2008]", ``bibtex_reference_style:
+author_year``); pybtex's built-in styles label the list alphabetically ([DG08]) or by number.
+This registers a pybtex formatting style ``authoryear`` (the ``unsrt`` formatting, sorted by
+author, year and title) whose labels are "Deepak and Ghosal 2008", "Lubich et al. 1992",
+so the list and the text use one style.  Enabled in ``_config.yml``
+(``sphinx.extra_extensions``) with ``bibtex_default_style: authoryear``.
+
+>>> from pybtex.database import Entry, Person
+>>> e = Entry("article", fields={"year": "2008"},
+...           persons={"author": [Person("Deepak, S. R."), Person("Ghosal, A.")]})
+>>> next(AuthorYearLabelStyle().format_labels([e]))
+'Deepak and Ghosal 2008'
+"""
+from __future__ import annotations
+
+from pybtex.style.formatting.unsrt import Style as _Unsrt
+from pybtex.style.labels import BaseLabelStyle
+
+
+class AuthorYearLabelStyle(BaseLabelStyle):
+    """Label "Last 2008", "Last and Other 2008", "Last et al. 2008" (a, b for duplicates)."""
+
+    def _label(self, entry) -> str:
+        persons = entry.persons.get("author") or entry.persons.get("editor") or []
+        names = [" ".join(p.last_names) or " ".join(p.first_names) for p in persons]
+        names = [n.replace("{", "").replace("}", "") for n in names]
+        if not names:
+            who = entry.fields.get("key", entry.key)
+        elif len(names) == 1:
+            who = names[0]
+        elif len(names) == 2:
+            who = f"{names[0]} and {names[1]}"
+        else:
+            who = f"{names[0]} et al."
+        return f"{who} {entry.fields.get('year', 'n.d.')}"
+
+    def format_labels(self, sorted_entries):
+        labels = [self._label(e) for e in sorted_entries]
+        seen: dict[str, int] = {}
+        for label in labels:
+            if labels.count(label) > 1:
+                seen[label] = seen.get(label, 0) + 1
+                yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+            else:
+                yield label
+
+
+class AuthorYearStyle(_Unsrt):
+    default_label_style = "authoryear"
+    default_sorting_style = "author_year_title"
+
+
+def setup(app):
+    import pybtex.plugin
+
+    pybtex.plugin.register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabelStyle)
+    pybtex.plugin.register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
