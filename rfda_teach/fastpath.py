@@ -5,6 +5,9 @@ Phi and free rows Psi, gamma, gamma_d), Appendix A (eq. 60-61: E, D, B, H and d 
 and :mod:`rfda_teach.rfda` (eq. 11-12 leaves to root, eq. 5 root to leaves), with the per-model
 constants packed once into arrays (:func:`compile_model`) and no allocation of Python objects in the
 recursion.  The readable modules stay the reference: the tests check this path against them.
+Forests (several bodies on the ground) need nothing special: the sweeps follow ``Topology.order``.
+Every input is checked in Python before numba sees it (types, lengths, NaN/inf, unit Euler
+parameters within ``bodies.EULER_TOL``), in a few array operations for the common, valid case.
 Needs the optional extra ``fast`` (numba); without numba, :func:`available` is False.
 
 Examples
@@ -307,7 +310,9 @@ def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, ortho, dof_
 def forward_dynamics(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     """Absolute accelerations yddot (the same as ``rfda.forward_dynamics(..., form="featherstone").ydd``).
 
-    ``y``, ``yd`` are the stacked absolute state of :mod:`rfda_teach.system` and ``tau`` the joint forces.
+    ``y``, ``yd`` are the stacked absolute state of :mod:`rfda_teach.system` and ``tau`` the joint forces
+    (zero when None).  Bad input (a wrong length, NaN/inf, non-unit Euler parameters, not an array)
+    raises a ModelError naming the argument before the compiled code runs.
 
     Examples
     --------
@@ -328,6 +333,11 @@ def joint_accelerations(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     >>> sys = models.chain(3, "spatial"); st = models.random_state(sys, seed=0)
     >>> joint_accelerations(compile_model(sys), st.y, st.yd).shape if available() else (3,)
     (3,)
+    >>> y = st.y.copy(); y[3:7] = 0.0
+    >>> joint_accelerations(compile_model(sys), y, st.yd)
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: fastpath.joint_accelerations: body 0: Euler parameters y[3:7] have norm 0, not 1 (tolerance 1e-06); normalise them (e / |e|)
     """
     return _run(fm, y, yd, tau, "fastpath.joint_accelerations")[1]
 
@@ -366,8 +376,8 @@ def _inputs(fm, y, yd, tau, where):
 
 
 def _run(fm, y, yd, tau, where):
+    y, yd, tau = _inputs(fm, y, yd, tau, where)
     if not _HAVE_NUMBA:                                        # pragma: no cover
         raise ModelError("the fast path needs numba: pip install numba (or the extra 'fast')")
-    y, yd, tau = _inputs(fm, y, yd, tau, where)
     return _fd(fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.ppt, fm.pframe, fm.rows, fm.mc, fm.world,
                fm.ortho, fm.dof_start, fm.gravity, y, yd, tau)

@@ -6,8 +6,18 @@ A Pinocchio joint i becomes body i-1 of a :class:`RobotSystem` (a :class:`~rfda_
 that also keeps the Pinocchio model): the body's frame is the joint frame, its reference point the
 mass centre (``lever``), and its central inertia Pinocchio's.  Revolute (aligned, unaligned,
 continuous) and prismatic joints map to the package's "revolute" and "prismatic" joints with a joint
-frame whose z axis is the Pinocchio axis; a free-flyer becomes "free" and a spherical joint
-"spherical".  Fixed joints are merged by Pinocchio's URDF parser.
+frame whose z axis is the Pinocchio axis, read from the joint's motion subspace S; a free-flyer
+becomes "free" and a spherical joint "spherical".  Fixed joints are merged by Pinocchio's URDF parser.
+Every other Pinocchio joint (planar, mimic, ...) is refused with a ModelError naming it.  Every joint
+on Pinocchio's universe becomes a root: a fixed-base robot with several joints on its base (two arms
+on a torso, a mobile base's wheels and column, legs bolted down) is a forest.
+
+Pinocchio's q must have unit quaternions (free-flyer, spherical) and unit (cos, sin) pairs
+(continuous joints) within ``bodies.EULER_TOL``; Pinocchio itself does not check, and a non-unit
+quaternion gives accelerations far from the truth, so they are refused, not normalised
+(``pinocchio.normalize(model, q)`` does it).  URDF files are read as XML before Pinocchio parses them,
+so that what urdfdom would silently drop or mangle (a ``<mimic>`` element, a mass 'nan' read as 0) is
+refused with the link or joint named.
 
 Speeds and forces are converted where the conventions differ: Pinocchio's free-flyer and spherical
 velocities are in the child (local) frame, the package's in the parent joint frame; the conversion
@@ -18,9 +28,14 @@ Examples
 --------
 >>> import numpy as np
 >>> from rfda_teach import interop
->>> robot = interop.example_robot("ur5")                             
->>> q, v, tau = interop.random_state(robot, seed=0)                 
->>> a = interop.forward_dynamics(robot, q, v, tau, form="featherstone")  
+>>> robot = interop.example_robot("ur5")
+>>> q, v, tau = interop.random_state(robot, seed=0)
+>>> a = interop.forward_dynamics(robot, q, v, tau, form="featherstone")
+>>> q[0] = np.nan
+>>> interop.forward_dynamics(robot, q, v, tau)
+Traceback (most recent call last):
+...
+rfda_teach.errors.ModelError: interop.forward_dynamics: q[0] is nan; every entry must be a finite number
 """
 
 from __future__ import annotations
