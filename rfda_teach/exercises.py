@@ -156,8 +156,8 @@ def _diagnose(got: tuple, case: Case, expected: tuple, rtol: float) -> str:
         if not np.all(np.isfinite(g)):
             return f"{what} contains NaN or inf"
     if n > 1:
-        bad = [i + 1 for i, (g, e) in enumerate(zip(got, expected)) if not _close((g,), (e,), rtol)]
-        return f"result(s) {bad} of {n} differ from the reference; re-derive them step by step"
+        bad = [str(i + 1) for i, (g, e) in enumerate(zip(got, expected)) if not _close((g,), (e,), rtol)]
+        return f"result {' and '.join(bad)} of {n} differ from the reference; re-derive step by step"
     return "the numbers differ from the reference; re-derive the formula step by step"
 
 
@@ -286,6 +286,7 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
         R = _e_to_R(e)
         wrong = ((H @ R, "body vs global components? omega is given in global (inertial) components; "
                          "1/2 G(e)^T acts on body components"),
+                 (_edot_matrix(np.roll(e, 1)), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
                  (0.5 * _E_hat(e), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
                  (0.5 * _E_hat(np.roll(e, -1)), "this is Kane's Ê'^T: body components and scalar part last; "
                                                  "here omega is global and e0 comes first"))
@@ -329,10 +330,10 @@ def check_angular_velocity(student_fn, *, n_cases: int = N_CASES, seed: int = SE
         R = _e_to_R(_unit_euler(rng, k))
         w = rng.normal(size=3) * rng.uniform(0.1, 5.0)
         Rd = _skew(w) @ R
-        wrong = ((R.T @ w, "body vs global components? R^T R_dot gives the body-frame components; "
+        wrong = ((-w, "wrong sign? [omega]x = R_dot R^T, and omega_1 is entry (3, 2) of it"),
+                 (R.T @ w, "body vs global components? R^T R_dot gives the body-frame components; "
                            "here omega is global: [omega]x = R_dot R^T"),
-                 (-R.T @ w, "R_dot^T R gives minus the body components; use [omega]x = R_dot R^T"),
-                 (-w, "wrong sign? [omega]x = R_dot R^T, and omega_1 is entry (3, 2) of it"))
+                 (-R.T @ w, "R_dot^T R gives minus the body components; use [omega]x = R_dot R^T"))
         cases.append(Case((R, Rd), "R: 3x3 rotation matrix, R_dot: 3x3 matrix", w, wrong))
     return run_cases(name, student_fn, cases)
 

@@ -1,0 +1,208 @@
+"""Every checker of rfda_teach.exercises accepts the reference solution, rejects typical wrong
+answers with a hint, says "not implemented yet" for a stub, never prints the expected numbers,
+and refuses a non-callable with a ModelError."""
+
+import re
+
+import numpy as np
+import pytest
+
+from rfda_teach import exercises as ex
+from rfda_teach.bodies import _e_to_R, skew
+from rfda_teach.errors import ModelError
+from rfda_teach.joints import evaluate
+
+
+# ----------------------------------------------------------------------------- reference solutions
+
+def rate_matrix(e):
+    E = np.column_stack([-e[1:], e[0] * np.eye(3) + skew(e[1:])])
+    return 0.5 * E.T
+
+
+def rate_matrix_body(e):                       # 1/2 G^T: omega in body components
+    G = np.column_stack([-e[1:], e[0] * np.eye(3) - skew(e[1:])])
+    return 0.5 * G.T
+
+
+def rotation(e):
+    e0, v = e[0], e[1:]
+    return (e0 ** 2 - v @ v) * np.eye(3) + 2 * np.outer(v, v) + 2 * e0 * skew(v)
+
+
+def unskew(W):
+    return np.array([W[2, 1], W[0, 2], W[1, 0]])
+
+
+def angular_velocity(R, Rd):
+    return unskew(Rd @ R.T)
+
+
+def gyroscopic(J_body, R, w):
+    return -np.cross(w, R @ J_body @ R.T @ w)
+
+
+def body_mass_matrix(body, y):
+    m = body.mass
+    if body.kind == "point2":
+        return m * np.eye(2)
+    if body.kind == "planar":
+        return np.diag([m, m, body.J[0, 0]])
+    R = rotation(y[3:])
+    return np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), R @ body.J @ R.T]])
+
+
+def prismatic_rows(jt, yj, ydj, yk, ydk):
+    t = evaluate(jt, "planar", yj, ydj, yk, ydk)
+    return t.G, t.gamma
+
+
+REFERENCE = {
+    "euler_rate_matrix": rate_matrix,
+    "rotation_from_euler": rotation,
+    "angular_velocity": angular_velocity,
+    "gyroscopic_term": gyroscopic,
+    "body_mass_matrix": body_mass_matrix,
+    "prismatic_rows": prismatic_rows,
+}
+
+
+def _transposed_mass(body, y):
+    M = body_mass_matrix(body, y)
+    if body.kind == "spatial":
+        R = rotation(y[3:])
+        M[3:, 3:] = R.T @ body.J @ R
+    return M
+
+
+def _unrotated_mass(body, y):
+    M = body_mass_matrix(body, y)
+    if body.kind == "spatial":
+        M[3:, 3:] = body.J
+    return M
+
+
+#: (checker, wrong solution, a word the hint must contain)
+WRONG = [
+    ("euler_rate_matrix", lambda e: rate_matrix(e).T, "transpose"),
+    ("euler_rate_matrix", lambda e: -rate_matrix(e), "sign"),
+    ("euler_rate_matrix", lambda e: 2 * rate_matrix(e), "1/2"),
+    ("euler_rate_matrix", rate_matrix_body, "body vs global"),
+    ("euler_rate_matrix", lambda e: rate_matrix(np.roll(e, 1)), "scalar part first"),
+    ("rotation_from_euler", lambda e: rotation(e).T, "transposed"),
+    ("rotation_from_euler", lambda e: rotation(np.roll(e, 1)), "scalar part first"),
+    ("rotation_from_euler", lambda e: 2 * rotation(e), "1/2"),
+    ("angular_velocity", lambda R, Rd: unskew(R.T @ Rd), "body vs global"),
+    ("angular_velocity", lambda R, Rd: -angular_velocity(R, Rd), "sign"),
+    ("angular_velocity", lambda R, Rd: 2 * angular_velocity(R, Rd), "1/2"),
+    ("gyroscopic_term", lambda J, R, w: -gyroscopic(J, R, w), "sign of the gyroscopic term"),
+    ("gyroscopic_term", lambda J, R, w: -np.cross(w, J @ w), "rotate"),
+    ("gyroscopic_term", lambda J, R, w: -np.cross(w, R.T @ J @ R @ w), "transposed"),
+    ("body_mass_matrix", _transposed_mass, "transposed"),
+    ("body_mass_matrix", _unrotated_mass, "rotate"),
+    ("body_mass_matrix", lambda b, y: -body_mass_matrix(b, y), "sign"),
+    ("prismatic_rows", lambda *a: (prismatic_rows(*a)[0], -prismatic_rows(*a)[1]), "sign of gamma"),
+    ("prismatic_rows", lambda *a: (-prismatic_rows(*a)[0], -prismatic_rows(*a)[1]), "sign"),
+    ("prismatic_rows", lambda *a: (prismatic_rows(*a)[0], 0 * prismatic_rows(*a)[1]), "gamma_k is not zero"),
+]
+
+
+def _numbers(text):
+    return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
+
+
+def test_every_checker_has_a_reference_here():
+    assert set(ex.CHECKERS) == set(REFERENCE)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_reference_solution_passes(name, capsys):
+    r = ex.CHECKERS[name](REFERENCE[name])
+    out = capsys.readouterr().out
+    assert r.passed and r.implemented and r.n_cases == ex.N_CASES
+    assert out.strip() == f"check_{name}: passed on {ex.N_CASES} cases"
+    assert out.count("\n") == 1
+
+
+@pytest.mark.parametrize("name,fn,word", WRONG, ids=[f"{n}-{w}" for n, _, w in WRONG])
+def test_typical_wrong_answer_is_rejected_with_a_hint(name, fn, word, capsys):
+    r = ex.CHECKERS[name](fn)
+    out = capsys.readouterr().out
+    assert not r.passed and r.implemented
+    assert out.count("\n") == 1 and out.startswith(f"check_{name}: not yet, case ")
+    assert word in out, out
+
+
+def _perturbed(fn):
+    """The reference plus 1e-3: wrong, but close enough that its numbers would show in a leak."""
+    def wrong(*args):
+        out = fn(*args)
+        if isinstance(out, tuple):
+            return tuple(np.asarray(o) + 1e-3 for o in out)
+        return np.asarray(out) + 1e-3
+    return wrong
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+@pytest.mark.parametrize("how", ["perturbed", "wrong shape"])
+def test_output_never_contains_the_expected_numbers(name, how, capsys):
+    """A failing line names shapes and kinds: no array, no decimal number of the reference."""
+    fn = _perturbed(REFERENCE[name]) if how == "perturbed" else (lambda *a: np.full((7, 7), 0.5))
+    r = ex.CHECKERS[name](fn)
+    out = capsys.readouterr().out
+    assert not r.passed and out.count("\n") == 1
+    assert "array(" not in out and not re.search(r"\[\s*-?\d", out), out
+    assert not _numbers(out), f"decimal numbers in {out!r}"
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+@pytest.mark.parametrize("stub", ["none", "raise"])
+def test_stub_is_not_implemented_yet_without_exception(name, stub, capsys):
+    def fn(*args):
+        if stub == "raise":
+            raise NotImplementedError
+        return None
+    r = ex.CHECKERS[name](fn)
+    out = capsys.readouterr().out
+    assert not r.passed and not r.implemented and r.n_cases == 0
+    assert "not implemented yet" in out and out.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+@pytest.mark.parametrize("bad", [None, 3, "rotation", np.eye(3)])
+def test_non_callable_is_refused(name, bad):
+    with pytest.raises(ModelError, match="must be a function"):
+        ex.CHECKERS[name](bad)
+
+
+def test_a_student_bug_is_reported_not_raised(capsys):
+    r = ex.check_rotation_from_euler(lambda e: e[7])
+    out = capsys.readouterr().out
+    assert not r.passed and "raised IndexError" in out
+
+
+def test_wrong_shape_is_named(capsys):
+    ex.check_gyroscopic_term(lambda J, R, w: np.zeros(4))
+    assert "shape (4,)" in capsys.readouterr().out
+
+
+def test_a_list_answer_is_accepted(capsys):
+    assert ex.check_angular_velocity(lambda R, Rd: list(angular_velocity(R, Rd))).passed
+
+
+def test_run_cases_is_the_harness_for_new_checkers(capsys):
+    cases = [ex.Case((np.array([k, 1.0]),), "x: shape (2,)", np.array([2.0 * k, 2.0]),
+                     ((np.array([k, 1.0]), "forgot to double?"),)) for k in range(3)]
+    assert ex.run_cases("check_double", lambda x: 2 * x, cases).passed
+    r = ex.run_cases("check_double", lambda x: x, cases)
+    assert not r.passed and "forgot to double?" in capsys.readouterr().out.splitlines()[-1]
+    assert not bool(r)
+
+
+def test_cases_are_deterministic(capsys):
+    a = ex.check_euler_rate_matrix(lambda e: rate_matrix(e) + (abs(e[0]) < 0.3) * 1.0)
+    b = ex.check_euler_rate_matrix(lambda e: rate_matrix(e) + (abs(e[0]) < 0.3) * 1.0)
+    assert a.message == b.message and a.n_cases == b.n_cases and not a.passed
+    c = ex.check_euler_rate_matrix(rate_matrix, n_cases=5, seed=1)
+    assert c.passed and c.n_cases == 5
+    assert np.allclose(_e_to_R(np.array([1.0, 0, 0, 0])), np.eye(3))
