@@ -52,25 +52,23 @@ def _rows(G, what: str, where: str) -> np.ndarray:
     return _check.matrix(G, (None, None), what, where=where)
 
 
-def _cond(A: np.ndarray) -> float:
-    if A.size == 0:
-        return 1.0
-    with np.errstate(all="ignore"):
-        c = np.linalg.cond(A)
-    return float(c) if np.isfinite(c) else np.inf
-
-
 def _solve(A: np.ndarray, B: np.ndarray, what: str, where: str, *, err=ConstraintRankError,
            hint: str = "") -> np.ndarray:
-    """A^{-1} B, refusing a singular or numerically singular A (named ``what`` in the message)."""
+    """A^{-1} B, refusing a singular or numerically singular A (named ``what`` in the message).
+
+    Singular means LAPACK fails or the 1-norm condition number |A|_1 |A^-1|_1 exceeds 1e13."""
     if A.shape[0] == 0:
         return np.zeros((0,) + B.shape[1:])
-    c = _cond(A)
-    if c > _EPS_COND:
+    try:
+        inv = np.linalg.inv(A)
+        c = float(np.abs(A).sum(axis=0).max() * np.abs(inv).sum(axis=0).max())
+    except np.linalg.LinAlgError:
+        c = np.inf
+    if not c <= _EPS_COND:
         r = int(np.linalg.matrix_rank(A)) if np.all(np.isfinite(A)) else 0
         raise err(f"{where}: {what} is singular (rank {r} of {A.shape[0]}, condition number {c:.3g})"
                   + (f"; {hint}" if hint else ""))
-    return np.linalg.solve(A, B)
+    return inv @ B
 
 
 def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gamma_d=None):

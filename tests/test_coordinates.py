@@ -154,3 +154,53 @@ def test_errors_from_coordinates():
     with pytest.raises(ModelError, match="method='method3'"):
         co.rfda_coordinates(models.featherstone_sliders(), models.random_state(models.featherstone_sliders()),
                             method="method3")
+
+
+# --- issue 11: memory of rfda_coordinates, singular input named -------------------------------------
+
+def test_rfda_coordinates_memory_is_not_cubic():
+    """Each node used to store its dense subtree T: 692 MB at n = 400 (O(n^3)).  Now O(n p^2)."""
+    import tracemalloc
+    sys_ = models.chain(150)
+    s = models.random_state(sys_, seed=0)
+    tracemalloc.start()
+    nodes = co.rfda_coordinates(sys_, s)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 5e6                                          # old code: about 40 MB at n = 150
+    assert nodes[0].T.shape == (450, 3 + 149) and nodes[0].Lambda.shape == (149, 149)
+
+
+def test_node_coordinates_assembled_on_access_match_the_recursion():
+    """T, varpi, Lambda assembled root-to-leaves agree with eq. (51), (55) written leaves-to-root."""
+    sys_ = models.figure1_tree()
+    s = models.random_state(sys_, seed=4)
+    nodes = co.rfda_coordinates(sys_, s)
+    for nc in nodes:
+        for k, (Et, Dt, S, a) in nc.child.items():
+            ck = nodes[k]
+            rows = np.concatenate([np.arange(*_span(nc.members, sys_, i)) for i in ck.members])
+            assert np.allclose(nc.T[rows, :nc.p], ck.T[:, :ck.p] @ Et @ S, atol=1e-13)      # eq. (51)
+            assert np.allclose(nc.varpi[rows], ck.T[:, :ck.p] @ Et @ a + ck.varpi, atol=1e-13)
+
+
+def _span(members, sys_, i):
+    r = _rows(members, sys_, i)
+    return r.start, r.stop
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: co.appendix_a(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0]])), ConstraintRankError,
+     r"\[G; G_d\].*singular"),
+    (lambda: co.method_2(np.eye(3), np.eye(3)[:, :2], np.zeros((3, 1))), ConstraintRankError, r"D\^T M D"),
+    (lambda: co.method_1(np.eye(3), np.eye(2, 3), np.zeros((3, 1))), ConstraintRankError, "D has 1 columns"),
+    (lambda: co.method_1(np.zeros((3, 3)), np.eye(2, 3), np.eye(3)[:, 2:]), ModelError, "M is singular"),
+    (lambda: co.S_a(np.eye(2, 3), np.eye(2), np.array([[1.0, 0], [1.0, 0], [0, 0]])), ConstraintRankError,
+     "G E_tilde"),
+    (lambda: co.compare_methods(np.eye(3), np.zeros((3, 3)), np.eye(2, 3), np.eye(2, 3), np.eye(3)[2:]),
+     ModelError, "M is singular"),
+])
+def test_singular_input_raises_rfda_error_naming_it(call, error, match):
+    """These used to raise a bare numpy LinAlgError (or return inf/NaN)."""
+    with pytest.raises(error, match=match):
+        call()

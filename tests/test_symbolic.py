@@ -81,3 +81,28 @@ def test_planar_pair_M_hat_numeric_equals_symbolic():
         assert np.allclose(num, sym, rtol=1e-12, atol=1e-12)
         nc = co.rfda_coordinates(sys_, s)
         assert np.allclose(nc[0].M_hat, sym, rtol=1e-12, atol=1e-12)
+
+
+# --- issue 11: singular or non-sympy input is named -------------------------------------------------
+
+import pytest  # noqa: E402
+
+from rfda_teach.errors import ConstraintRankError, ModelError  # noqa: E402
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: symbolic.appendix_a(sp.Matrix([[1, 0]]), sp.Matrix([[2, 0]]), sp.Matrix([[1, 0]]),
+                                 sp.Matrix([[0, 1]])), ConstraintRankError, r"\[G; G_d\]"),
+    (lambda: symbolic.method_2(sp.eye(2), sp.Matrix([1, 0]), sp.Matrix([0, 0])), ConstraintRankError, r"D\^T M D"),
+    (lambda: symbolic.lubich(sp.eye(1), sp.zeros(1, 1), [(sp.zeros(1, 1), sp.zeros(1, 1), sp.eye(1), sp.eye(1),
+                                                          sp.zeros(1, 1))]), ModelError, "M_k is singular"),
+    (lambda: symbolic.featherstone(sp.eye(1), sp.zeros(1, 1), [(sp.eye(1), sp.zeros(1, 1), sp.eye(1),
+                                                                sp.zeros(1, 1), sp.zeros(1, 1))]),
+     ConstraintRankError, "H_k"),
+    (lambda: symbolic.method_2("M", sp.Matrix([1, 0]), sp.Matrix([0, 1])), ModelError, "M must be a sympy Matrix"),
+    (lambda: symbolic.planar_rotation(None), ModelError, "phi"),
+])
+def test_symbolic_singular_or_bad_input_named(call, error, match):
+    """These used to raise sympy's NonInvertibleMatrixError, a ShapeError or an AttributeError."""
+    with pytest.raises(error, match=match):
+        call()
