@@ -209,9 +209,10 @@ def from_pinocchio(model) -> RobotSystem:
                              f"inertia {Ic.tolist()}; every entry must be finite")
         eig = np.linalg.eigvalsh(0.5 * (Ic + Ic.T))
         if m <= 0 or eig.min() <= 0:
-            raise ModelError(f"{where}: Pinocchio joint {name!r} carries a body with mass {m} and central "
-                             f"inertia eigenvalues {np.round(eig, 9)}; every body needs positive mass and "
-                             "inertia (merge massless links into their parent)")
+            raise ModelError(f"{where}: joint {name!r} moves a body with mass {m} and central inertia "
+                             f"eigenvalues {np.round(eig, 9)}; every moving body needs positive mass and inertia: "
+                             "give its link an <inertial> with mass and inertia, or attach a massless link by a "
+                             "fixed joint to one that has them")
         bodies.append(Body("spatial", m, Ic, name=name))
         p = model.parents[i]
         parents.append(p - 1)                               # Pinocchio's universe 0 -> the ground, -1
@@ -291,13 +292,14 @@ def _check_urdf(path, where, ignore_mimic):
         if inertial is None:
             continue
         here = f"link {name!r} of {path!r}:"
-        mass = inertial.find("mass")
-        if mass is not None:
-            _floats(mass, "value", 1, f"{here} <mass>", where)
-        inertia = inertial.find("inertia")
-        if inertia is not None:
-            for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-                _floats(inertia, a, 1, f"{here} <inertia>", where)
+        mass, inertia = inertial.find("mass"), inertial.find("inertia")
+        if mass is None or inertia is None or mass.get("value") is None:
+            raise ModelError(f"{where}: {here} <inertial> needs <mass value=...> and <inertia ixx=... izz=...> "
+                             "(urdfdom would read the link as massless); add them or remove <inertial>")
+        _floats(mass, "value", 1, f"{here} <mass>", where)
+        for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            if _floats(inertia, a, 1, f"{here} <inertia>", where) is None:
+                raise ModelError(f"{where}: {here} <inertia> has no {a}; give all six of ixx ixy ixz iyy iyz izz")
         origin = inertial.find("origin")
         if origin is not None:
             _floats(origin, "xyz", 3, f"{here} inertial <origin>", where)
@@ -347,16 +349,48 @@ def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) 
     _check.instance(floating_base, (bool, np.bool_), "floating_base", where=where, hint="pass True or False")
     _check.instance(ignore_mimic, (bool, np.bool_), "ignore_mimic", where=where, hint="pass True or False")
     _check_urdf(path, where, ignore_mimic)
-    try:
-        if floating_base:
-            model = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
-        else:
-            model = pin.buildModelFromUrdf(path)
-    except (ValueError, RuntimeError) as exc:
-        msg = " ".join(str(exc).split())
-        raise ModelError(f"{where}: Pinocchio could not build a model from {path!r}: {msg}; check the file "
-                         "against the URDF specification (urdfdom's messages above name the element)") from None
+    with _StderrCapture() as said:
+        try:
+            model = pin.buildModelFromUrdf(path, *([pin.JointModelFreeFlyer()] if floating_base else []))
+        except (ValueError, RuntimeError) as exc:
+            model, failure = None, " ".join(str(exc).split())
+    if model is None:
+        why = [ln.strip()[len("Error:"):].strip().rstrip(".") for ln in said.text.splitlines()
+               if ln.strip().startswith("Error:")]
+        raise ModelError(f"{where}: Pinocchio could not build a model from {path!r}: {failure}"
+                         + (f" urdfdom says: {'; '.join(why)}." if why else "")
+                         + " Fix the file against the URDF specification")
+    if said.text:                                                   # urdfdom's warnings on a good file
+        import sys
+        sys.stderr.write(said.text)
     return from_pinocchio(model)
+
+
+class _StderrCapture:
+    """Collect what C++ code (urdfdom) writes to file descriptor 2 while the block runs, so that its
+    messages can be put into the ModelError."""
+
+    def __enter__(self):
+        import tempfile
+        self.text, self._saved = "", None
+        try:
+            self._file = tempfile.TemporaryFile()
+            import sys
+            sys.stderr.flush()
+            self._saved = os.dup(2)
+            os.dup2(self._file.fileno(), 2)
+        except (OSError, ValueError, AttributeError):                  # pragma: no cover - no fd 2 here
+            self._saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._file.seek(0)
+            self.text = self._file.read().decode(errors="replace")
+            self._file.close()
+        return False
 
 
 def example_robot_path(name: str) -> str:

@@ -321,6 +321,16 @@ def test_mimic_joint_is_refused_not_dropped(tmp_path):
      r"joint 'j' of .*<axis> xyz='0 inf 1' must be 3 finite numbers"),
     (lambda d: _write(d, "u.urdf", '<robot name="r"><link name="a"/><joint name="j" type="fixed"><parent link="a"/>'
                                    '<child link="ghost"/></joint></robot>'), r"Pinocchio could not build a model from"),
+    (lambda d: _write(d, "l.urdf", '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+                                   '<parent link="a"/><child link="b"/></joint></robot>'),
+     r"Pinocchio could not build a model from '.*l.urdf'.* urdfdom says: Joint \[j\] .*does not specify limits"),
+    (lambda d: _write(d, "m.urdf", '<robot name="r"><link name="a"/><link name="b"><inertial><inertia ixx="1" '
+                                   'ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link><joint name="j" '
+                                   'type="continuous"><parent link="a"/><child link="b"/></joint></robot>'),
+     r"link 'b' of .*<inertial> needs <mass value=...>"),
+    (lambda d: _write(d, "z.urdf", '<robot name="r"><link name="a"/><link name="b"/><joint name="j" '
+                                   'type="continuous"><parent link="a"/><child link="b"/></joint></robot>'),
+     r"joint 'j' moves a body with mass 0.0 .*give its link an <inertial>"),
 ])
 def test_urdf_file_errors_say_what_where_and_what_to_do(tmp_path, make, match):
     """Item 4: Pinocchio's bare ValueError, a directory reported as 'does not exist', mass 'nan' read as 0."""
