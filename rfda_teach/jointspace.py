@@ -244,7 +244,9 @@ def _crba(system: System, tr: Terms, BHd, t: Tally) -> np.ndarray:
     for k in order:
         H = BHd[k][1]
         F = t.mm(Ic[k], H)                                               # F = I_k H_k
-        Mq[ds[k], ds[k]] = t.mm(H.T, F)                                  # M_q[k, k] = H_k^T I_k H_k
+        blk = t.mm(H.T, F)                                               # M_q[k, k] = H_k^T I_k H_k
+        t.add(blk.size)
+        Mq[ds[k], ds[k]] = 0.5 * (blk + blk.T)                           # symmetric to the last bit
         i = k
         while par[i] >= 0:                                               # walk up the ancestors
             F = t.mm(BHd[i][0].T, F)                                     # F <- B_i^T F

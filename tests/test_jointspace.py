@@ -1,0 +1,233 @@
+"""The joint-space baseline (RNEA, CRBA, Cholesky) against the RFDA, eq. (7) and Pinocchio."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st_
+
+from rfda_teach import dae, jointspace as js, models, rfda
+from rfda_teach.benchmark import loglog_slope
+from rfda_teach.errors import IllConditionedError, ModelError
+from rfda_teach.joints import random_joint_position
+from rfda_teach.system import System, terms
+
+from conftest import rel
+
+trees = st_.builds(lambda n, kind, seed, bias: models.random_tree(n, kind=kind, seed=seed, chain_bias=bias),
+                   st_.integers(1, 25), st_.sampled_from(["planar", "spatial"]), st_.integers(0, 2 ** 31 - 1),
+                   st_.floats(0.0, 1.0))
+
+
+def joint_state(sys_, seed, speed=1.0):
+    """Random joint coordinates: q per joint, qd and tau stacked, and the absolute state."""
+    rng = np.random.default_rng(seed)
+    q = [random_joint_position(jt, rng) for jt in sys_.joints]
+    qd = speed * rng.normal(size=sys_.n_dof)
+    tau = rng.normal(size=sys_.n_dof)
+    st = models.state_from_joints(sys_, q, [qd[s] for s in sys_.dof_slices])
+    return q, qd, tau, st
+
+
+def forest(kind):
+    a = models.random_tree(5, kind=kind, seed=1)
+    b = models.random_tree(4, kind=kind, seed=2)
+    c = models.chain(3, kind)
+    parents = list(a.parents) + [p + 5 if p >= 0 else -1 for p in b.parents] + \
+        [p + 9 if p >= 0 else -1 for p in c.parents]
+    return System(tuple(parents), a.bodies + b.bodies + c.bodies, a.joints + b.joints + c.joints,
+                  gravity=a.gravity, name=f"{kind} forest")
+
+
+# ----------------------------------------------------------------------------- agreement
+
+@given(trees, st_.integers(0, 2 ** 31 - 1), st_.floats(0.0, 3.0))
+def test_forward_dynamics_equals_rfda_and_dae(sys_, seed, speed):
+    q, qd, tau, st = joint_state(sys_, seed, speed)
+    qdd = js.forward_dynamics(sys_, q, qd, tau)
+    for form in rfda.FORMS:
+        assert rel(qdd, rfda.forward_dynamics(sys_, st, form=form, tau=tau).qdd) < 1e-9, form
+    tr = terms(sys_, st, tau=tau)
+    assert rel(qdd, rfda.joint_accelerations(sys_, tr, dae.solve(sys_, tr).ydd)) < 1e-9
+
+
+@given(trees, st_.integers(0, 2 ** 31 - 1))
+def test_rnea_inverts_forward_dynamics(sys_, seed):
+    q, qd, tau, _ = joint_state(sys_, seed)
+    qdd = js.forward_dynamics(sys_, q, qd, tau)
+    assert rel(js.rnea(sys_, q, qd, qdd), tau) < 1e-9
+    qdd2 = np.random.default_rng(seed + 1).normal(size=sys_.n_dof)
+    assert rel(js.forward_dynamics(sys_, q, qd, js.rnea(sys_, q, qd, qdd2)), qdd2) < 1e-9
+
+
+@given(trees, st_.integers(0, 2 ** 31 - 1))
+def test_crba_is_symmetric_positive_definite_and_equals_TtMT(sys_, seed):
+    q, qd, _, st = joint_state(sys_, seed)
+    M = js.crba(sys_, q)
+    assert np.array_equal(M, M.T)
+    assert np.linalg.eigvalsh(M).min() > 0
+    tr = terms(sys_, st)
+    T = js.velocity_map(sys_, tr)
+    Mabs = np.zeros((sys_.n_vel, sys_.n_vel))
+    for i, s in enumerate(sys_.vel_slices):
+        Mabs[s, s] = tr.M[i]
+    assert rel(M, T.T @ Mabs @ T) < 1e-12
+    assert rel(T @ qd, st.yd) < 1e-12                         # ydot = T qdot, eq. (61) stacked
+    # the mass matrix is the linear part of RNEA: rnea(q, qd, e_i) - rnea(q, qd, 0) = M e_i
+    i = int(np.random.default_rng(seed).integers(sys_.n_dof))
+    e = np.zeros(sys_.n_dof)
+    e[i] = 1.0
+    assert rel(js.rnea(sys_, q, qd, e) - js.rnea(sys_, q, qd, np.zeros(sys_.n_dof)), M[:, i]) < 1e-9
+
+
+@pytest.mark.parametrize("kind", ["planar", "spatial"])
+def test_forest(kind):
+    sys_ = forest(kind)
+    assert sys_.topology.roots == (0, 5, 9)
+    q, qd, tau, st = joint_state(sys_, 7)
+    qdd = js.forward_dynamics(sys_, q, qd, tau)
+    for form in rfda.FORMS:
+        assert rel(qdd, rfda.forward_dynamics(sys_, st, form=form, tau=tau).qdd) < 1e-9
+    M = js.crba(sys_, q)
+    a, b = sys_.dof_slices[4].stop, sys_.dof_slices[8].stop
+    assert not M[:a, a:].any() and not M[a:b, b:].any()        # separate trees do not couple
+
+
+def test_stacked_and_per_joint_q_agree():
+    sys_ = models.random_tree(6, kind="spatial", seed=5)
+    q, qd, tau, _ = joint_state(sys_, 3)
+    assert np.array_equal(js.forward_dynamics(sys_, q, qd, tau),
+                          js.forward_dynamics(sys_, np.concatenate(q), qd, tau))
+    assert np.array_equal(js.crba(sys_, tuple(q)), js.crba(sys_, list(np.concatenate(q))))
+
+
+def test_two_link_arm_closed_form():
+    arm = models.chain(2)                          # m = l = 1, J = 1/12, pinned at the end of bar 0
+    for q2 in (0.0, 0.7, -2.0):
+        c = np.cos(q2)
+        M = js.crba(arm, [0.3, q2])
+        assert np.allclose(M, [[5 / 3 + c, 1 / 3 + c / 2], [1 / 3 + c / 2, 1 / 3]], rtol=0, atol=1e-14)
+
+
+def test_counted_rfda_forms_compute_the_rfda():
+    sys_ = models.random_tree(12, kind="spatial", seed=4)
+    q, qd, tau, st = joint_state(sys_, 2)
+    tr = terms(sys_, st, tau=tau)
+    from rfda_teach.refpoint import Tally
+    for form, fn in (("lubich", js._lubich_counted), ("featherstone", js._featherstone_counted)):
+        assert rel(fn(sys_, tr, Tally()), rfda.solve(sys_, tr, form).qdd) < 1e-9, form
+
+
+# ----------------------------------------------------------------------------- Pinocchio
+
+def _pin_maps(robot, q, v):
+    from rfda_teach import interop
+    model = robot.pin_model
+    _, data, q, v = interop._kinematics(robot, q, v)
+    T = np.zeros((model.nv, model.nv))
+    for i, Ti in zip(range(1, model.njoints), interop._speed_maps(robot, data)):
+        T[robot.dof_slices[i - 1], model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]] = Ti
+    return interop._state(model, data), T
+
+
+@pytest.mark.parametrize("name", ["ur5", "panda", "solo12", "talos"])
+def test_against_pinocchio_rnea_and_crba(name):
+    pin = pytest.importorskip("pinocchio")
+    from rfda_teach import interop
+    robot = interop.example_robot(name)
+    model = robot.pin_model
+    data = model.createData()
+    q, v, a = interop.random_state(robot, seed=3)
+    st, T = _pin_maps(robot, q, v)                 # qdot_ours = T v_pin (orthogonal blocks)
+    tr = terms(robot, st)
+    Mp = pin.crba(model, data, q)
+    Mp = np.triu(Mp) + np.triu(Mp, 1).T
+    assert rel(T.T @ js.mass_matrix(robot, tr) @ T, Mp) < 1e-9
+    acc = a.copy()                                 # qddot_ours = T (a + omega x v) for a free-flyer
+    for i in range(1, model.njoints):
+        if robot.pin_kinds[i - 1] == "free":
+            s = model.idx_vs[i]
+            acc[s:s + 3] += np.cross(v[s + 3:s + 6], v[s:s + 3])
+    tau = js.inverse_dynamics(robot, tr, T @ acc)
+    assert rel(T.T @ tau, pin.rnea(model, data, q, v, a)) < 1e-9
+    tau_pin = np.random.default_rng(0).normal(size=model.nv)
+    qdd = js.solve(robot, terms(robot, st, tau=T @ tau_pin)).qdd
+    assert rel(qdd, T @ _acc(robot, v, pin.aba(model, data, q, v, tau_pin))) < 1e-9
+
+
+def _acc(robot, v, a):
+    a = a.copy()
+    model = robot.pin_model
+    for i in range(1, model.njoints):
+        if robot.pin_kinds[i - 1] == "free":
+            s = model.idx_vs[i]
+            a[s:s + 3] += np.cross(v[s + 3:s + 6], v[s:s + 3])
+    return a
+
+
+# ----------------------------------------------------------------------------- counts
+
+def test_counts_grow_n2_for_crba_and_n3_for_joint_space_fd():
+    ns = [64, 128, 256]
+    count = {m: [js.count_multiplications(models.chain(n), m, by_step=True) for n in ns] for m in js.METHODS}
+    total = {m: [sum(c.values()) for c in cs] for m, cs in count.items()}
+    blocks = [c["crba blocks"] for c in count["crba"]]          # the ancestor walk: n(n+1)/2 block pairs
+    assert 1.95 < loglog_slope(ns, blocks) < 2.05
+    assert 1.8 < loglog_slope(ns, total["crba"]) < 2.05
+    assert 2.9 < loglog_slope(ns, total["cholesky"]) < 3.0
+    assert 2.5 < loglog_slope(ns, total["joint_space_fd"]) < 3.0
+    assert loglog_slope(ns[1:], total["joint_space_fd"][1:]) > loglog_slope(ns[:2], total["joint_space_fd"][:2])
+    for m in ("rnea", "lubich", "featherstone"):
+        assert 0.99 < loglog_slope(ns, total[m]) < 1.01, m
+    assert all(f > r for f, r in zip(total["joint_space_fd"], total["featherstone"]))
+
+
+def test_count_pieces():
+    sys_ = models.random_tree(10, kind="spatial", seed=1)
+    n = sys_.n_dof
+    assert js.count_multiplications(sys_, "cholesky") == n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2 + n * n
+    steps = js.count_multiplications(sys_, "joint_space_fd", by_step=True)
+    assert sum(steps.values()) == js.count_multiplications(sys_, "joint_space_fd")
+    assert set(steps) == {"appendix A", "rnea forward", "rnea backward", "crba composite", "crba blocks",
+                          "cholesky"}
+    st = models.random_state(sys_, seed=9)             # counts do not depend on the state's values
+    for m in js.METHODS:
+        assert js.count_multiplications(sys_, m, state=st) == js.count_multiplications(sys_, m)
+
+
+# ----------------------------------------------------------------------------- bad input
+
+@pytest.mark.parametrize("call, word", [
+    (lambda s: js.rnea("arm", [0, 0], [0, 0], [0, 0]), "system"),
+    (lambda s: js.rnea(s, [0, 0, 0], [0, 0], [0, 0]), "q"),
+    (lambda s: js.rnea(s, [0, np.nan], [0, 0], [0, 0]), "q[1]"),
+    (lambda s: js.rnea(s, [0, 0], [0, 0, 0], [0, 0]), "qd"),
+    (lambda s: js.rnea(s, [0, 0], [0, 0], None), "qdd"),
+    (lambda s: js.rnea(s, [0, 0], [0, 0], "ab"), "qdd"),
+    (lambda s: js.rnea(s, [[0.0], [0.0, 1.0]], [0, 0], [0, 0]), "q[1]"),
+    (lambda s: js.rnea(s, [0, 0], [0, 0], [0, 0], f_ext=[1.0]), "f_ext"),
+    (lambda s: js.crba(s, None), "q"),
+    (lambda s: js.crba(s, "00"), "q"),
+    (lambda s: js.forward_dynamics(s, [0, 0], [0, 0], [np.inf, 0]), "tau"),
+    (lambda s: js.forward_dynamics(s, [0, 0], [0, 0], [[1.0, 2.0]]), "tau"),
+    (lambda s: js.count_multiplications(s, "aba"), "method"),
+    (lambda s: js.count_multiplications(s, "crba", by_step="yes"), "by_step"),
+    (lambda s: js.count_multiplications(s, "crba", state=(1, 2)), "state"),
+    (lambda s: js.inverse_dynamics(s, "terms", [0, 0]), "terms"),
+    (lambda s: js.solve(s, None), "terms"),
+    (lambda s: js.split_q(s, {"a": 1}), "q"),
+])
+def test_bad_inputs_raise_model_error_naming_the_argument(call, word):
+    with pytest.raises(ModelError, match=word.replace("[", r"\[").replace("]", r"\]")):
+        call(models.chain(2))
+
+
+def test_non_unit_quaternion_refused():
+    sys_ = models.random_tree(2, kind="spatial", seed=1)           # free + spherical
+    q = js.neutral_q(sys_)
+    q[3] = 2.0
+    with pytest.raises(ModelError, match=r"q\[0\].*norm"):
+        js.crba(sys_, q)
+
+
+def test_indefinite_mass_matrix_is_named_not_a_linalg_error():
+    from rfda_teach.refpoint import Tally
+    with pytest.raises(IllConditionedError, match="M_q"):
+        js._cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2), Tally(), "jointspace.forward_dynamics")
