@@ -211,3 +211,58 @@ def test_bad_input():
         kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0[:5])
     with pytest.raises(ModelError, match="non-zero entries outside"):
         kane.reduced_dynamics(sys_, sys_.x0, sys_.y0, [0, 1, 2])
+
+
+# ----------------------------------------------------------------------------- regressions (issue 11)
+
+def test_nan_forces_and_moments_are_refused():
+    """Was: a NaN extra force or moment came back as NaN entries of {f} without a word."""
+    sys_ = kane.eight_body()
+    F = np.zeros((8, 3))
+    F[0, 0] = np.nan
+    with pytest.raises(ModelError, match="forces.* is nan"):
+        kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0, forces=F)
+    with pytest.raises(ModelError, match="moments.* is nan"):
+        kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0, moments=F)
+    # a flat 3N vector is still accepted and means the same as the (N, 3) array
+    G = np.arange(24.0).reshape(8, 3)
+    assert np.array_equal(kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0, forces=G)[1],
+                          kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0, forces=G.ravel())[1])
+
+
+def test_body_connection_array_must_hold_integers():
+    """Was: L = (0, 1.7) was truncated to (0, 1) silently."""
+    sys_ = kane.eight_body()
+    x0 = np.concatenate([sys_.x0[:8], np.zeros(6)])
+    with pytest.raises(ModelError, match=r"L\[1\].*must be an integer, got 1.7"):
+        kane.KaneSystem((0, 1.7), sys_.mass[:2], sys_.inertia[:2], [[0, 0, 0], [0.3, 0, 0]], sys_.r[:2],
+                        sys_.gravity, x0, sys_.y0[:12])
+    ok = kane.KaneSystem(np.array([0, 1]), sys_.mass[:2], sys_.inertia[:2], [[0, 0, 0], [0.3, 0, 0]], sys_.r[:2],
+                         sys_.gravity, x0, sys_.y0[:12])
+    assert ok.L == (0, 1) and all(type(v) is int for v in ok.L)
+
+
+def test_model_data_are_checked_at_construction():
+    """Was: a 2-vector gravity failed later with a bare ValueError; an inertia violating J1 + J2 >= J3 and
+    a non-zero q'_1 (ignored by the recursion, eq. 20) were accepted."""
+    s = kane.eight_body()
+    args = dict(L=s.L, mass=s.mass, inertia=s.inertia, q=s.q, r=s.r, gravity=s.gravity, x0=s.x0, y0=s.y0)
+    with pytest.raises(ModelError, match=r"gravity has shape \(2,\)"):
+        kane.KaneSystem(**{**args, "gravity": [0.0, -9.81]})
+    I = s.inertia.copy()
+    I[3] = np.diag([0.01, 0.02, 0.5])
+    with pytest.raises(ModelError, match=r"body 4.*triangle inequality J1 \+ J2 >= J3"):
+        kane.KaneSystem(**{**args, "inertia": I})
+    q = s.q.copy()
+    q[0] = [0.1, 0, 0]
+    with pytest.raises(ModelError, match="q'_1"):
+        kane.KaneSystem(**{**args, "q": q})
+
+
+def test_simulate_time_spans():
+    sys_ = kane.eight_body()
+    for bad in (None, "1", 0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ModelError, match="t_final"):
+            kane.simulate(sys_, sys_.x0, sys_.y0, bad)
+    with pytest.raises(ModelError, match="t_eval has times outside"):
+        kane.simulate(sys_, sys_.x0, sys_.y0, 0.1, t_eval=[0.0, 0.2])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rfda_teach import dae, refpoint as rp
-from rfda_teach.errors import ModelError, TopologyError
+from rfda_teach.errors import ConstraintViolationError, ModelError, TopologyError
 
 from conftest import rel
 
@@ -136,3 +136,85 @@ def test_bad_input(car):
     swapped = (dataclasses.replace(b[1], parent=1), b[0])
     with pytest.raises(TopologyError, match="body 0 .* is numbered lower than its parent 1"):
         rp.Model(swapped, (), (), car.gravity, np.zeros(4))
+
+
+# ----------------------------------------------------------------------------- regressions (issue 11)
+
+def _open_q(car):
+    q = car.q0.copy()
+    q[3] += 0.3                               # knuckle turned by 0.3 rad: the three link loops open
+    return q
+
+
+def test_unassembled_q_is_refused_by_every_entry_point(car):
+    """Was: q-ddot of an unassembled quarter car (loops open by 0.116 m) returned as if it were a motion."""
+    q = _open_q(car)
+    assert np.abs(rp.closure_residual(car, q)).max() > 0.1
+    for call in (lambda: rp.forward_dynamics(car, q, np.zeros(10)),
+                 lambda: rp.solve(car, q, np.zeros(10), "origin"),
+                 lambda: rp.simulate(car, q, np.zeros(10), 0.01)):
+        with pytest.raises(ConstraintViolationError, match=r"cut joint 2 'tie rod at the chassis'.*residual 0\.11"):
+            call()
+    # the opt-out still evaluates (for inner loops that hold the state consistent themselves)
+    assert np.all(np.isfinite(rp.forward_dynamics(car, q, np.zeros(10), check=False)))
+
+
+def test_inconsistent_velocity_is_refused_and_consistent_velocity_fixes_it(car):
+    qd = np.ones(10)
+    with pytest.raises(ConstraintViolationError, match=r"qd violates the velocity constraint.*consistent_velocity"):
+        rp.forward_dynamics(car, car.q0, qd)
+    qd_ok = rp.consistent_velocity(car, car.q0, qd)
+    assert np.all(np.isfinite(rp.forward_dynamics(car, car.q0, qd_ok)))
+
+
+def test_tolerances_accept_states_from_assemble_and_the_integrator(car):
+    q, qd = _random_state(car, 7)
+    q_off = q + 1e-9                                                # well inside POSITION_TOL
+    rp.forward_dynamics(car, q_off, rp.consistent_velocity(car, q_off, qd))
+    assert rp.POSITION_TOL == 1e-6 and rp.VELOCITY_TOL == 1e-6
+
+
+def test_nan_road_and_nan_time_are_refused():
+    """Was: a road returning NaN, or t = NaN, silently dropped the tyre force (NaN > 0 is False)."""
+    car = rp.quarter_car(road=lambda t: float("nan"))
+    with pytest.raises(ModelError, match=r"road\(0\) is nan"):
+        rp.forward_dynamics(car, car.q0, np.zeros(10))
+    bump = rp.quarter_car(road=rp.road_bump())
+    with pytest.raises(ModelError, match="t is nan"):
+        rp.forward_dynamics(bump, bump.q0, np.zeros(10), t=float("nan"))
+
+
+def test_simulate_refuses_backwards_and_endless_time_spans(car):
+    """Was: t_final = -0.01 integrated backwards in time; t_final = inf never returned."""
+    for bad in (-0.01, 0.0, float("inf"), None, "1"):
+        with pytest.raises(ModelError, match="t_final"):
+            rp.simulate(car, car.q0, np.zeros(10), bad)
+
+
+def test_zero_length_spring_is_refused(car):
+    """Was: a spring-damper whose two points coincide gave NaN accelerations (direction d / 0)."""
+    kin = rp.kinematics(car, car.q0, np.zeros(10))
+    sd = car.springs[0]
+    at = kin.r[0] + kin.A[0] @ sd.pa                                 # the spring's arm point, in the world
+    model = rp.Model(car.bodies, car.cuts, (rp.SpringDamper(0, -1, sd.pa, at, sd.k, sd.c, sd.L0),), car.gravity,
+                     car.q0, car.tire_body, car.tire_k, car.tire_r)
+    with pytest.raises(ModelError, match="spring-damper between bodies 0 and -1 has length"):
+        rp.forward_dynamics(model, model.q0, np.zeros(10))
+
+
+def test_body_data_are_checked(car):
+    """Was: a non-symmetric J (eigvalsh reads one triangle), a non-orthogonal C, an inertia no body can have,
+    a NaN spring constant were all accepted."""
+    import dataclasses
+    b = car.bodies[0]
+    bad = {"J": np.array([[0.05, 0.02, 0.0], [0.0, 0.08, 0.0], [0.0, 0.0, 0.12]]),
+           "C": 1.05 * b.C}
+    for field_, value in bad.items():
+        with pytest.raises(ModelError, match=field_):
+            rp.Model((dataclasses.replace(b, **{field_: value}),) + car.bodies[1:], car.cuts, car.springs,
+                     car.gravity, car.q0)
+    with pytest.raises(ModelError, match="triangle inequality"):
+        rp.Model((dataclasses.replace(b, J=np.diag([0.01, 0.02, 0.5])),) + car.bodies[1:], car.cuts, car.springs,
+                 car.gravity, car.q0)
+    with pytest.raises(ModelError, match=r"k \(stiffness"):
+        rp.SpringDamper(0, -1, np.zeros(3), np.ones(3), float("nan"), 1.0, 0.1)
