@@ -22,3 +22,19 @@ def test_scaling_rows_and_errors():
         benchmark.scaling([2], family="ring")
     with pytest.raises(ModelError, match="at least two"):
         benchmark.loglog_slope([4], [1.0])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: benchmark.scaling([-2]), r"ns\[\] is -2"),
+    (lambda: benchmark.scaling(None), "ns must be a list"),
+    (lambda: benchmark.scaling([2], seed=-1), "seed is -1"),
+    (lambda: benchmark.time_call(None), "fn must be a callable"),
+    (lambda: benchmark.time_call(lambda: 0, max_repeat=0), "max_repeat is 0"),
+    (lambda: benchmark.loglog_slope([4, 8], [1.0, -1.0]), "> 0"),
+    (lambda: benchmark.crossover(None, "lubich"), "rows must be"),
+    (lambda: benchmark.time_forward_dynamics(None, None, "dense"), "system must be a System"),
+])
+def test_benchmark_bad_arguments_raise_model_error(call, match):
+    """Negative sizes, None and wrong types used to fail inside numpy or the model builders."""
+    with pytest.raises(ModelError, match=match):
+        call()

@@ -16,3 +16,27 @@ def test_plot_eq7_draws_every_nonzero_and_labels_small_systems():
     assert np.array_equal(~np.isnan(np.asarray(img, float)), res.K != 0)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["$\\ddot y_0$", "$\\ddot y_1$", "$\\lambda_1$"]
     plt.close("all")
+
+
+# --- issue 11, item 5: bad arguments are named, never a bare matplotlib/numpy error -----------------
+
+import pytest  # noqa: E402
+
+from rfda_teach.errors import ModelError  # noqa: E402
+from rfda_teach.tree import Topology  # noqa: E402
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: viz.plot_matrix_blocks(np.eye(2), [slice(0, 3)], [slice(0, 2)]), r"row_blocks\[0\]"),
+    (lambda: viz.plot_matrix_blocks(None, [], []), "M must be an array"),
+    (lambda: viz.draw_tree([-1, 0]), "topology must be a Topology"),
+    (lambda: viz.draw_tree(Topology.from_parents([-1, 0]), highlight=-1), "highlight is -1"),
+    (lambda: viz.animate_recursion(Topology.from_parents([-1, 0]), interval=0), "interval"),
+    (lambda: viz.methods_report(m_k=-1.0), "m_k is -1.0"),
+    (lambda: viz.draw_planar(models.planar_revolute_pair(), None), "state"),
+    (lambda: viz.plot_eq7(models.planar_revolute_pair(), object()), "result must be"),
+])
+def test_viz_bad_arguments_raise_model_error(call, match):
+    with pytest.raises(ModelError, match=match):
+        call()
+    plt.close("all")
