@@ -45,6 +45,15 @@ which is added to the body's own inertia and force before the next loop inward i
 Outermost loop first, then a forward pass from the ground: O(n + m) for a chain of loops.
 :func:`count_multiplications` counts the scalar multiplications of one evaluation.
 
+Inputs and states
+-----------------
+Every public function checks its arguments through :mod:`rfda_teach._check` and raises a
+:class:`~rfda_teach.errors.ModelError` naming the argument.  A state (q, qd) must close its loop:
+every entry of the closure residual (eq. 23) within ``CLOSURE_TOL`` = 1e-6 (rad, m) and every entry of
+J_c qd within 1e-6 max(1, |qd|); otherwise :class:`~rfda_teach.errors.ConstraintViolationError` names
+the loop and the residual and points to :func:`solve_dependents` / :func:`dependent_velocities`.
+The check costs O(n); ``check=False`` skips it in inner loops.
+
 Examples
 --------
 >>> import numpy as np
