@@ -7,22 +7,23 @@ that also keeps the Pinocchio model): the body's frame is the joint frame, its r
 mass centre (``lever``), and its central inertia Pinocchio's.  Revolute (aligned, unaligned,
 continuous) and prismatic joints map to the package's "revolute" and "prismatic" joints with a joint
 frame whose z axis is the Pinocchio axis, read from the joint's motion subspace S; a free-flyer
-becomes "free" and a spherical joint "spherical".  Fixed joints are merged by Pinocchio's URDF parser.
-Every other Pinocchio joint (planar, mimic, ...) is refused with a ModelError naming it.  Every joint
+becomes "free", a spherical joint "spherical" and a planar joint (motion in the joint frame's xy plane)
+a "custom" joint with free rows [v_x, v_y, omega_z].  Fixed joints are merged by Pinocchio's URDF
+parser.  Every other Pinocchio joint (mimic, ...) is refused with a ModelError naming it.  Every joint
 on Pinocchio's universe becomes a root: a fixed-base robot with several joints on its base (two arms
 on a torso, a mobile base's wheels and column, legs bolted down) is a forest.
 
 Pinocchio's q must have unit quaternions (free-flyer, spherical) and unit (cos, sin) pairs
-(continuous joints) within ``bodies.EULER_TOL``; Pinocchio itself does not check, and a non-unit
+(continuous and planar joints) within ``bodies.EULER_TOL``; Pinocchio itself does not check, and a non-unit
 quaternion gives accelerations far from the truth, so they are refused, not normalised
 (``pinocchio.normalize(model, q)`` does it).  URDF files are read as XML before Pinocchio parses them,
 so that what urdfdom would silently drop or mangle (a ``<mimic>`` element, a mass 'nan' read as 0) is
 refused with the link or joint named.
 
-Speeds and forces are converted where the conventions differ: Pinocchio's free-flyer and spherical
-velocities are in the child (local) frame, the package's in the parent joint frame; the conversion
-T (qdot_ours = T v_pin) is orthogonal, so tau_ours = T tau_pin, and accelerations are mapped back,
-including the -omega x v term of the free-flyer's local linear acceleration.
+Speeds and forces are converted where the conventions differ: Pinocchio's free-flyer, planar and
+spherical velocities are in the child (local) frame, the package's in the parent joint frame; the
+conversion T (qdot_ours = T v_pin) is orthogonal, so tau_ours = T tau_pin, and accelerations are mapped
+back, including the -omega x v term of the free-flyer's (and planar joint's) local linear acceleration.
 
 Examples
 --------
@@ -120,11 +121,9 @@ _REVOLUTE = {"JointModelRX", "JointModelRY", "JointModelRZ", "JointModelRevolute
              "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ", "JointModelRevoluteUnboundedUnaligned"}
 _PRISMATIC = {"JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned"}
 _SUPPORTED = ("supported: revolute (axis-aligned or not, bounded or continuous), prismatic (aligned or "
-              "not), spherical and free-flyer joints; URDF fixed joints are merged by the parser")
+              "not), planar, spherical and free-flyer joints; URDF fixed joints are merged by the parser")
 #: advice for the Pinocchio joints a URDF can produce but the package refuses
 _REFUSED = {
-    "JointModelPlanar": "a URDF 'planar' joint; replace it by two prismatic joints and a revolute joint "
-                        "(with small links between them), or use a free-flyer",
     "JointModelMimic": "a mimic joint (URDF <mimic>): the package's joints are independent; load the URDF "
                        "with interop.from_urdf(path, ignore_mimic=True) to "
                        "treat it as an independent joint",
@@ -132,7 +131,8 @@ _REFUSED = {
 
 
 def _joint_name_kind(model, i):
-    """'revolute' | 'prismatic' | 'free' | 'spherical' for Pinocchio joint i, or a ModelError naming it."""
+    """'revolute' | 'prismatic' | 'free' | 'spherical' | 'planar' for Pinocchio joint i, or a ModelError
+    naming it."""
     name = model.joints[i].shortname()
     if name in _REVOLUTE:
         return "revolute"
@@ -142,9 +142,15 @@ def _joint_name_kind(model, i):
         return "free"
     if name == "JointModelSpherical":
         return "spherical"
+    if name == "JointModelPlanar":
+        return "planar"
     why = _REFUSED.get(name, "a joint type the package has no counterpart for")
     raise ModelError(f"interop.from_pinocchio: joint {model.names[i]!r} is a Pinocchio {name}, which is not "
                      f"supported ({why}); {_SUPPORTED}")
+
+
+_PLANAR_PHI = np.eye(6)[[2, 3, 4]]                         # joint-frame twist rows [v; w]: v_z, w_x, w_y
+_PLANAR_PSI = np.eye(6)[[0, 1, 5]]                         # free: v_x, v_y, w_z (Pinocchio's order)
 
 
 def _joint_axis(model, data, i, kind):
@@ -169,6 +175,8 @@ def _unit_blocks(model, i, kind):
         return [(nm, jm.idx_q + 3, jm.idx_q + 7, "quaternion")]
     if kind == "spherical":
         return [(nm, jm.idx_q, jm.idx_q + 4, "quaternion")]
+    if kind == "planar":                                     # q = (x, y, cos, sin)
+        return [(nm, jm.idx_q + 2, jm.idx_q + 4, "(cos, sin) pair")]
     if jm.nq == 2:                                           # continuous joint: q = (cos, sin)
         return [(nm, jm.idx_q, jm.idx_q + 2, "(cos, sin) pair")]
     return []
@@ -228,6 +236,10 @@ def from_pinocchio(model) -> RobotSystem:
             Ra = frame_with_z(_joint_axis(model, data, i, kind))
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P @ Ra,
                                 child_frame=Ra, name=name))
+        elif kind == "planar":                              # constrained v_z, w_x, w_y; free v_x, v_y, w_z
+            joints.append(Joint("custom", kind="spatial", parent_point=t - lever_parent, child_point=-lever,
+                                parent_frame=P, child_frame=np.eye(3), Phi=_PLANAR_PHI, Psi=_PLANAR_PSI,
+                                name=name))
         else:
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P,
                                 child_frame=np.eye(3), name=name))
@@ -321,10 +333,15 @@ def _check_urdf(path, where, ignore_mimic):
             _floats(origin, "xyz", 3, f"{here} <origin>", where)
             _floats(origin, "rpy", 3, f"{here} <origin>", where)
         axis = joint.find("axis")
-        if axis is not None and jtype in ("revolute", "continuous", "prismatic"):
+        if axis is not None and jtype in ("revolute", "continuous", "prismatic", "planar"):
             xyz = _floats(axis, "xyz", 3, f"{here} <axis>", where)
             if xyz is not None and np.linalg.norm(xyz) == 0:
                 raise ModelError(f"{where}: {here} <axis xyz='0 0 0'> has no direction; give a non-zero axis")
+            if xyz is not None and jtype == "planar" and np.linalg.norm(np.cross(xyz, [0, 0, 1.0])) > 1e-9:
+                raise ModelError(f"{where}: {here} a planar joint with normal <axis xyz='{axis.get('xyz')}'>: "
+                                 "Pinocchio's parser ignores the axis and always moves in the joint frame's xy "
+                                 "plane; rotate the joint's <origin rpy> so that the normal is z and give "
+                                 "axis xyz='0 0 1'")
 
 
 def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) -> RobotSystem:
@@ -474,7 +491,7 @@ def _speed_maps(robot: RobotSystem, data):
     T = []
     for i in range(1, model.njoints):
         kind = robot.pin_kinds[i - 1]
-        if kind == "free":
+        if kind in ("free", "planar"):
             R = np.array(data.oMi[i].rotation)
             P = robot.pin_placements[i - 1]
             if model.parents[i] != 0:
@@ -482,9 +499,13 @@ def _speed_maps(robot: RobotSystem, data):
                 RJ = Rp @ P
             else:
                 RJ = P
-            B = np.zeros((6, 6))
-            B[:3, :3] = RJ.T @ R
-            B[3:, 3:] = RJ.T @ R
+            if kind == "free":
+                B = np.zeros((6, 6))
+                B[:3, :3] = RJ.T @ R
+                B[3:, 3:] = RJ.T @ R
+            else:                                        # the joint's rotation about z acts on (v_x, v_y)
+                B = np.eye(3)
+                B[:2, :2] = (RJ.T @ R)[:2, :2]
             T.append(B)
         elif kind == "spherical":                        # R_q = P^T (liMi rotation): the joint's own rotation
             T.append(robot.pin_placements[i - 1].T @ np.array(data.liMi[i].rotation))
@@ -574,6 +595,10 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
         if robot.pin_kinds[i - 1] == "free":            # local linear acceleration: d/dt(R^T v_o) = R^T a_o - w_l x v_l
             vl = v[sl]
             a_k[:3] -= np.cross(vl[3:], vl[:3])
+        elif robot.pin_kinds[i - 1] == "planar":        # the same with w_l = (0, 0, w_z), v_l = (v_x, v_y, 0)
+            vx, vy, wz = v[sl]
+            a_k[0] += wz * vy
+            a_k[1] -= wz * vx
         a[sl] = a_k
     return a
 

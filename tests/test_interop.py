@@ -45,7 +45,8 @@ def test_spherical_and_unaligned_joints_against_aba():
     def inertia():                       # a physical inertia: second moments s_k > 0 of a mass distribution
         s1, s2, s3 = rng.uniform(0.05, 1.0, 3)
         R = pin.rpy.rpyToMatrix(*rng.normal(size=3))
-        return pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, R @ np.diag([s2 + s3, s1 + s3, s1 + s2]) @ R.T)
+        J = R @ np.diag([s2 + s3, s1 + s3, s1 + s2]) @ R.T
+        return pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, J)
     M1 = pin.SE3(pin.rpy.rpyToMatrix(*rng.normal(size=3)), rng.normal(size=3))
     j1 = model.addJoint(0, pin.JointModelFreeFlyer(), M1, "root")
     model.appendBodyToJoint(j1, inertia(), pin.SE3.Identity())
@@ -87,9 +88,9 @@ def test_errors():
     with pytest.raises(ModelError, match="name='r2d2' is not known; use one of"):
         interop.example_robot("r2d2")
     model = pin.Model()
-    j = model.addJoint(0, pin.JointModelPlanar(), pin.SE3.Identity(), "planar")
+    j = model.addJoint(0, pin.JointModelTranslation(), pin.SE3.Identity(), "xyz")
     model.appendBodyToJoint(j, pin.Inertia.Random(), pin.SE3.Identity())
-    with pytest.raises(ModelError, match="JointModelPlanar, which is not supported"):
+    with pytest.raises(ModelError, match="joint 'xyz' is a Pinocchio JointModelTranslation, which is not supported"):
         interop.from_pinocchio(model)
     robot = interop.example_robot("ur5")
     q, v, tau = interop.random_state(robot, seed=0)
@@ -250,6 +251,7 @@ _KINDS = {   # URDF joint -> (Pinocchio joint model, the package's joint)
     "prismatic unaligned": (("prismatic", '<axis xyz="0 0.6 -0.8"/>' + _LIMIT), "JointModelPrismaticUnaligned",
                             "prismatic"),
     "floating": (("floating", ""), "JointModelFreeFlyer", "free"),
+    "planar": (("planar", '<axis xyz="0 0 1"/>'), "JointModelPlanar", "planar"),
 }
 
 
@@ -276,11 +278,32 @@ def test_every_urdf_joint_kind_against_aba(tmp_path, kind):
                 assert rel(interop.forward_dynamics(robot, q, v, tau, form=form), a_ref) < 1e-9, (form, seed)
 
 
-def test_planar_urdf_joint_is_refused_by_name(tmp_path):
-    path = _urdf(tmp_path, [("slider", "planar", "base", "l1", '<axis xyz="0 0 1"/>')])
-    with pytest.raises(ModelError, match=r"joint 'slider' is a Pinocchio JointModelPlanar, which is not supported "
-                                         r"\(a URDF 'planar' joint"):
+def test_planar_urdf_joint_with_a_normal_other_than_z_is_refused(tmp_path):
+    """Pinocchio's URDF parser ignores a planar joint's axis (the plane is always the joint frame's xy)."""
+    path = _urdf(tmp_path, [("slider", "planar", "base", "l1", '<axis xyz="1 0 0"/>')])
+    with pytest.raises(ModelError, match=r"joint 'slider' .*planar joint with normal <axis xyz='1 0 0'>: Pinocchio's "
+                                         r"parser ignores the axis"):
         interop.from_urdf(path)
+
+
+@pytest.mark.parametrize("make, joint", [
+    (lambda pin: pin.JointModelTranslation(), "JointModelTranslation"),
+    (lambda pin: pin.JointModelSphericalZYX(), "JointModelSphericalZYX"),
+    (lambda pin: pin.JointModelHZ(0.1), "JointModelHZ"),
+    (lambda pin: pin.JointModelHelicalUnaligned(np.array([0, 0.6, 0.8]), 0.1), "JointModelHelicalUnaligned"),
+    (lambda pin: pin.JointModelEllipsoid(0.1, 0.2, 0.3), "JointModelEllipsoid"),
+    (lambda pin: pin.JointModelUniversal(np.array([1.0, 0, 0]), np.array([0, 1.0, 0])), "JointModelUniversal"),
+])
+def test_other_pinocchio_joints_are_refused_by_name(make, joint):
+    try:
+        jm = make(pin)
+    except (AttributeError, TypeError):
+        pytest.skip(f"this Pinocchio has no {joint}")
+    model = pin.Model()
+    j = model.addJoint(0, jm, pin.SE3.Identity(), "odd")
+    model.appendBodyToJoint(j, pin.Inertia(1.0, np.zeros(3), np.eye(3)), pin.SE3.Identity())
+    with pytest.raises(ModelError, match=f"joint 'odd' is a Pinocchio {joint}, which is not supported.*supported: "):
+        interop.from_pinocchio(model)
 
 
 def test_unknown_urdf_joint_type_is_refused_by_name(tmp_path):

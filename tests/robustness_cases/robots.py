@@ -69,10 +69,10 @@ def _mimic():
     return _urdf("mimic.urdf", joint2=j2)
 
 
-def _planar_model():
+def _odd_joint_model():
     import pinocchio as pin
     model = pin.Model()
-    j = model.addJoint(0, pin.JointModelPlanar(), pin.SE3.Identity(), "slider")
+    j = model.addJoint(0, pin.JointModelTranslation(), pin.SE3.Identity(), "slider")
     model.appendBodyToJoint(j, pin.Inertia(1.0, np.zeros(3), np.eye(3)), pin.SE3.Identity())
     return model
 
@@ -168,8 +168,8 @@ CASES = [
     Case("interop.from_pinocchio None", lambda: interop.from_pinocchio(None), ME, r"model must be a Model"),
     Case("interop.from_pinocchio empty", lambda: interop.from_pinocchio(__import__("pinocchio").Model()), ME,
          r"model '.*' has no joints"),
-    Case("interop.from_pinocchio planar", lambda: interop.from_pinocchio(_planar_model()), ME,
-         r"joint 'slider' is a Pinocchio JointModelPlanar, which is not supported"),
+    Case("interop.from_pinocchio translation joint", lambda: interop.from_pinocchio(_odd_joint_model()), ME,
+         r"joint 'slider' is a Pinocchio JointModelTranslation, which is not supported"),
     # ------------------------------------------------------------ interop.example_robot(_path)
     Case("interop.example_robot unknown", lambda: interop.example_robot("r2d2"), ME, r"name='r2d2' is not known"),
     Case("interop.example_robot None", lambda: interop.example_robot(None), ME, r"name=None is not known"),
