@@ -363,8 +363,8 @@ def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) 
     pin = require_pinocchio()
     where = "interop.from_urdf"
     path = _urdf_path(path, where)
-    _check.instance(floating_base, (bool, np.bool_), "floating_base", where=where, hint="pass True or False")
-    _check.instance(ignore_mimic, (bool, np.bool_), "ignore_mimic", where=where, hint="pass True or False")
+    floating_base = _flag(floating_base, "floating_base", where)
+    ignore_mimic = _flag(ignore_mimic, "ignore_mimic", where)
     _check_urdf(path, where, ignore_mimic)
     with _StderrCapture() as said:
         try:
@@ -446,8 +446,8 @@ def example_robot(name: str, *, floating_base: bool | None = None) -> RobotSyste
     path = example_robot_path(name)
     if floating_base is None:
         floating_base = EXAMPLE_ROBOTS[name][1]
-    _check.instance(floating_base, (bool, np.bool_), "floating_base", where="interop.example_robot",
-                    hint="pass True, False or None (the robot's usual base)")
+    floating_base = _flag(floating_base, "floating_base", "interop.example_robot",
+                          hint="pass True, False or None (the robot's usual base)")
     return from_urdf(path, floating_base=floating_base, ignore_mimic=True)
 
 
@@ -740,6 +740,11 @@ def from_dh(links, gravity=(0.0, 0.0, -9.81), name: str = "DH arm") -> RobotSyst
         parent, placement = jid, body
     model.name = name
     return from_pinocchio(model)
+
+
+def _flag(x, what, where, hint="pass True or False"):
+    """A Python bool (numpy bools converted); else a ModelError naming the argument."""
+    return bool(_check.instance(x.item() if isinstance(x, np.bool_) else x, bool, what, where=where, hint=hint))
 
 
 def _sequence(x, what, where):
