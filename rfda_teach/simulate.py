@@ -20,17 +20,15 @@ True
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from . import _check, dae, joints as _joints, rfda
-from . import system as _system
+from . import _check, dae, rfda
 from .bodies import mass_matrix
-from .errors import ConstraintViolationError, ModelError
-from .system import State, System, check_state
+from .errors import ModelError
+from .system import State, System, check_consistency, check_state, terms
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory"]
 
@@ -126,42 +124,6 @@ class Trajectory:
         return [State(a, b) for a, b in zip(self.y, self.yd)]
 
 
-def _consistency(system: System, state) -> None:
-    """ConstraintViolationError unless ``state`` satisfies every joint (the core's check when present)."""
-    core = getattr(_system, "check_consistency", None)
-    if core is not None:
-        core(system, state)
-        return
-    y, yd = state                                                   # stand-in: the same test, O(n)
-    ps, vs = system.pos_slices, system.vel_slices
-    residual = getattr(_joints, "position_residual", None)
-    for k, joint in enumerate(system.joints):
-        j = system.parents[k]
-        yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
-        r = residual(joint, system.kind, yj, y[ps[k]]) if residual else np.zeros(0)
-        if r.size and np.abs(r).max() > 1e-6:
-            raise ConstraintViolationError(
-                f"simulate.simulate: the initial positions violate joint {k} ({joint.name or joint.type!r}): "
-                f"residual {np.abs(r).max():.3g} > 1e-06; build a consistent state with models.state_from_joints "
-                "or pass check=False")
-        tk = _joints.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
-        c = tk.G @ yd[vs[k]] + (0.0 if j < 0 else tk.Q @ ydj)
-        tol = 1e-6 * (1.0 + float(np.abs(yd).max(initial=0.0)))
-        if c.size and np.abs(c).max() > tol:
-            raise ConstraintViolationError(
-                f"simulate.simulate: the initial velocities violate joint {k} ({joint.name or joint.type!r}): "
-                f"|G_k ydot_k + Q_k ydot_j| = {np.abs(c).max():.3g} > {tol:.3g}; build a consistent state with "
-                "models.state_from_joints or pass check=False")
-
-
-def _no_check(fn) -> dict:
-    """``{"check": False}`` when ``fn`` checks consistency itself (an inner call need not repeat it)."""
-    return {"check": False} if "check" in inspect.signature(fn).parameters else {}
-
-
-_INNER = _no_check(_system.terms)       # the initial state is checked once; drift is the integrator's business
-
-
 def _tau(tau, system: System, where: str):
     if tau is None or callable(tau):
         return tau
@@ -220,7 +182,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     tau = _tau(tau, system, where)
     y0, yd0 = check_state(system, state)              # shapes, NaN, |e| - 1 <= EULER_TOL (ModelError)
     if check:
-        _consistency(system, State(y0, yd0))
+        check_consistency(system, (y0, yd0))          # ConstraintViolationError naming joint and residual
     y0 = _normalise(system, y0)
     npos = system.n_pos
 
@@ -229,7 +191,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         yd = x[npos:]
         st = State(y, yd)
         tq = tau(t, st) if callable(tau) else tau
-        tr = _system.terms(system, st, t, tau=tq, **_INNER)
+        tr = terms(system, st, t, tau=tq, check=False)     # drift is the integrator's business
         ydd = dae.solve(system, tr).ydd if form == "dense" else rfda.solve(system, tr, form).ydd
         return np.concatenate([_position_rate(system, y, yd), ydd])
 
