@@ -106,3 +106,35 @@ def test_fast_path_accepts_lists_and_default_tau():
     ref = rfda.forward_dynamics(sys_, s, form="featherstone").qdd
     assert rel(fastpath.joint_accelerations(fm, list(s.y), list(s.yd)), ref) < 1e-12
     assert rel(fastpath.joint_accelerations(fm, s.y.astype(np.float32), s.yd), ref) < 1e-5
+
+
+@settings(max_examples=60)
+@given(st_.sampled_from(["y", "yd", "tau"]), st_.sampled_from(["nan", "inf", "scale", "cut", "grow"]),
+       st_.integers(0, 100), st_.floats(0.0, 2.0))
+def test_fast_path_never_raises_anything_but_model_error(arg, how, at, factor):
+    """Whatever is wrong with an input, the answer is a ModelError naming it or a finite result."""
+    sys_ = models.chain(3, "spatial")
+    s = models.random_state(sys_, seed=0)
+    fm = fastpath.compile_model(sys_)
+    args = dict(y=s.y.copy(), yd=s.yd.copy(), tau=np.ones(3))
+    x = args[arg]
+    i = at % x.size
+    if how == "nan":
+        x[i] = np.nan
+    elif how == "inf":
+        x[i] = -np.inf
+    elif how == "scale":
+        x[i] *= factor
+    elif how == "cut":
+        args[arg] = x[:i]
+    else:
+        args[arg] = np.r_[x, np.zeros(i + 1)]
+    try:
+        out = fastpath.joint_accelerations(fm, **args)
+    except ModelError as exc:
+        assert arg in str(exc) or "Euler parameters" in str(exc)
+    else:
+        assert np.isfinite(out).all()
+        if arg == "y" and 3 <= i % 7:                          # an Euler parameter changed: within tolerance
+            e = args["y"].reshape(3, 7)[i // 7, 3:]
+            assert abs(np.linalg.norm(e) - 1) <= 1e-6

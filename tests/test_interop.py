@@ -1,6 +1,7 @@
 """The package's algorithms on real robots (Pinocchio models), against pinocchio.aba."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st_
 
 pin = pytest.importorskip("pinocchio")
 
@@ -393,3 +394,44 @@ def test_fixed_base_robots_with_several_roots_against_aba(name, n_roots):
         a_ref = pin.aba(robot.pin_model, data, q, v, tau)
         for form in _forms():
             assert rel(interop.forward_dynamics(robot, q, v, tau, form=form), a_ref) < 1e-9, (form, seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st_.sampled_from(["q", "v", "tau"]), st_.sampled_from(["nan", "inf", "scale", "cut", "grow", "list"]),
+       st_.integers(0, 100), st_.floats(0.0, 2.0), st_.sampled_from(FORMS))
+def test_forward_dynamics_answers_aba_or_model_error(arg, how, at, factor, form):
+    """Whatever is wrong with (q, v, tau): a ModelError naming it, or pinocchio.aba's answer (1e-9)."""
+    robot = _solo()
+    form = form if form in _forms() else "featherstone"
+    args = dict(zip(("q", "v", "tau"), interop.random_state(robot, seed=1)))
+    x = args[arg]
+    i = at % x.size
+    if how == "nan":
+        x[i] = np.nan
+    elif how == "inf":
+        x[i] = np.inf
+    elif how == "scale":
+        x[i] *= factor
+    elif how == "cut":
+        args[arg] = x[:i]
+    elif how == "grow":
+        args[arg] = np.r_[x, np.zeros(i + 1)]
+    else:
+        args[arg] = list(x)
+    try:
+        a = interop.forward_dynamics(robot, form=form, **args)
+    except ModelError as exc:
+        assert arg in str(exc)
+    else:
+        q, v, tau = (np.asarray(args[k], float) for k in ("q", "v", "tau"))
+        assert abs(np.linalg.norm(q[3:7]) - 1) <= 1e-6
+        assert rel(a, pin.aba(robot.pin_model, robot.pin_model.createData(), q, v, tau)) < 1e-9
+
+
+_SOLO = []
+
+
+def _solo():
+    if not _SOLO:
+        _SOLO.append(interop.example_robot("solo12"))
+    return _SOLO[0]
