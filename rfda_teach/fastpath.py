@@ -350,7 +350,8 @@ _TOL_SQ = (2 * EULER_TOL - EULER_TOL ** 2) ** 2     # || |e_i|^2 - 1 ||_2^2 belo
 def _inputs(fm, y, yd, tau, where):
     """(y, yd, tau) checked before numba sees them: a FastModel, float arrays of the right lengths, finite,
     unit Euler parameters.  The common case (float64 arrays, all good) costs a few array operations:
-    NaN/inf anywhere in y spoils |e|^2 (0 * nan = nan), and in yd or tau their sums of squares."""
+    NaN/inf anywhere spoils the sum of squares; then one product gives every |e_i|^2.  Anything else
+    goes through the _check helpers, which name the argument and the entry."""
     if type(fm) is not FastModel:
         _check.instance(fm, FastModel, "fm", where=where, hint="build it with fastpath.compile_model(system)")
     n = fm.parents.shape[0]
@@ -359,10 +360,11 @@ def _inputs(fm, y, yd, tau, where):
     if (type(y) is np.ndarray and type(yd) is np.ndarray and type(tau) is np.ndarray and y.dtype == _F64
             and yd.dtype == _F64 and tau.dtype == _F64 and y.shape == (7 * n,) and yd.shape == (6 * n,)
             and tau.shape == (fm.n_dof,)):
-        s = (y * y).reshape(n, 7) @ _W7
-        s -= 1.0
-        if s @ s <= _TOL_SQ and math.isfinite(yd @ yd + tau @ tau):
-            return y, yd, tau
+        if math.isfinite(y @ y + yd @ yd + tau @ tau):               # NaN/inf anywhere spoils the sum
+            s = (y * y).reshape(n, 7) @ _W7
+            s -= 1.0
+            if s @ s <= _TOL_SQ:
+                return y, yd, tau
     y = _check.vector(y, 7 * n, "y", where=where, hint=f"7 entries per body for {n} bodies: position, Euler parameters")
     yd = _check.vector(yd, 6 * n, "yd", where=where, hint=f"6 entries per body for {n} bodies: velocity, omega")
     tau = _check.vector(tau, fm.n_dof, "tau", where=where, hint="one joint force per joint speed")
