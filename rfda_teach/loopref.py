@@ -124,14 +124,15 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, ch
     q, qd = _check_state(model, q, qd, where, check)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
-    return _dae_accelerations(model, q, qd, alpha, beta)
+    return _dae_accelerations(model, q, qd, alpha, beta)[0]
 
 
 def _dae_accelerations(model, q, qd, alpha, beta):
+    """(qddot, q_n, qdot_n): eq. (7) with the cut rows, and the cut joint's coordinate and rate."""
     sys, cut = _open_chain(model)
     st = _state(model, sys, q, qd)
     tr = _s.terms(sys, st)
-    C, g, Phi, _, _ = _cut_rows(sys, cut, st)
+    C, g, Phi, qn, qdn = _cut_rows(sys, cut, st)
     rhs = g - 2 * alpha * (C @ st.yd) - beta ** 2 * Phi
     res = dae.solve(sys, tr, extra=(C, rhs))
     qdd_tree = rfda.joint_accelerations(sys, tr, res.ydd)
@@ -139,7 +140,7 @@ def _dae_accelerations(model, q, qd, alpha, beta):
     k = sys.n - 1
     t = _j.evaluate(cut, "planar", st.y[sys.pos_slices[k]], st.yd[sys.vel_slices[k]], np.zeros(3), np.zeros(3))
     qdd_n = (t.Q_d @ res.ydd[sys.vel_slices[k]])[0] - t.gamma_d[0]
-    return np.concatenate([qdd_tree, [qdd_n]])
+    return np.concatenate([qdd_tree, [qdd_n]]), qn, qdn
 
 
 class RefResult(NamedTuple):
@@ -201,8 +202,8 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     def rhs(t, x):
         q = np.concatenate([x[:nb], [0.0]])
         qd = np.concatenate([x[nb:2 * nb], [0.0]])
-        qdd = _dae_accelerations(model, q, qd, alpha, beta)
-        return np.concatenate([x[nb:2 * nb], qdd[:nb], [cut_coordinate(x)[1]]])
+        qdd, _, qdn = _dae_accelerations(model, q, qd, alpha, beta)
+        return np.concatenate([x[nb:2 * nb], qdd[:nb], [qdn]])
 
     t_eval = np.linspace(0.0, t_final, n_out)
     sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q0[:nb], qd0[:nb], [q0[-1]]]),

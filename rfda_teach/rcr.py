@@ -99,7 +99,11 @@ def shift_T(r) -> np.ndarray:
     >>> shift_T([1.0, 0.0]) @ [1.0, 0.0, 0.0]      # turning at 1 rad/s: the point 1 m along x moves up
     array([1., 0., 1.])
     """
-    r = _check.vector(r, 2, "r", where="rcr.shift_T", hint="a planar offset (x, y) in metres")
+    return _shift_T(_check.vector(r, 2, "r", where="rcr.shift_T", hint="a planar offset (x, y) in metres"))
+
+
+def _shift_T(r) -> np.ndarray:
+    """:func:`shift_T` without input checks, for the recursions."""
     return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
 
 
@@ -688,7 +692,7 @@ def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
             zeta = np.array([0.0, *(-Vp[0] ** 2 * (xk - xp) + 2.0 * Vp[0] * w * (_ROT @ e))])
             if c is not None:
                 c.add(1 + 2 + 2 + 2)                                    # omega^2, 2 omega w, two 2-vectors
-        ST = shift_T(xk - xp)
+        ST = _shift_T(xk - xp)
         x.append(xk)
         P.append(Pk)
         V.append(_mm(c, ST, Vp) + _sc(c, u[k], Pk))
@@ -728,7 +732,7 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
         i = br[j]
         par = topo.parent[i]
         xpar = kin.xr if par < 0 else kin.x[par]
-        a[j] = _mm(c, shift_T(xn - kin.x[i]), kin.P[i])
+        a[j] = _mm(c, _shift_T(xn - kin.x[i]), kin.P[i])
         if dep[j]:
             Ra = _mm(c, R, a[j])
             den = _mm(c, a[j], Ra)
@@ -745,10 +749,10 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
             QRa = _sc(c, Q[j], Ra)
             X[j] = -_ou(c, kin.P[i], QRa)                               # eq. (40), R symmetric
             R = R - _ou(c, Ra, QRa)                                     # eq. (36)
-            W[j] = shift_T(kin.x[i] - xpar) + _mm(c, X[j], shift_T(xn - xpar))  # eq. (39)
+            W[j] = _shift_T(kin.x[i] - xpar) + _mm(c, X[j], _shift_T(xn - xpar))  # eq. (39)
         else:
             X[j] = np.zeros((3, 3))                                     # eq. (77)
-            W[j] = shift_T(kin.x[i] - xpar)                             # eq. (76)
+            W[j] = _shift_T(kin.x[i] - xpar)                             # eq. (76)
     slots = tuple(j for j in range(p + 1, len(br)) if not dep[j])
     return _Loop(p, a, Q, Rn, X, W, slots)
 
@@ -805,7 +809,7 @@ def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
         i = nodes[j]
         P = kin.P[i]
         par = topo.parent[i]
-        ST[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
+        ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
         IP = _mm(c, Ih[j], P)
         Mh[j] = _mm(c, P, IP)                                            # eq. (13)
         if j > 0:
@@ -859,7 +863,7 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         if topo.body[i] is None:
             continue
         Ik, Ft = I[i], F[i] - _mm(c, I[i], _mm(c, Z[j], Delta))         # eq. (89)
-        E = shift_T(kin.x[i] - x0) - _mm(c, Y[j], shift_T(xp - x0))     # eq. (103)-(107)
+        E = _shift_T(kin.x[i] - x0) - _mm(c, Y[j], _shift_T(xp - x0))     # eq. (103)-(107)
         IY, IE, IH = _mm(c, Ik, Y[j]), _mm(c, Ik, E), _mm(c, Ik, HK[j])
         MM += _mm(c, HK[j].T, IH); IMp += _mm(c, HK[j].T, IY); IM0 += _mm(c, HK[j].T, IE)
         FM += _mm(c, HK[j].T, Ft)
@@ -883,7 +887,7 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         i = br[j]
         P = kin.P[i]
         par = topo.parent[i]
-        ST[j] = shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
+        ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
         IP = _mm(c, Ih[j], P)
         Mh[j] = _mm(c, P, IP)                                            # eq. (64)
         IPm = _sc(c, 1.0 / Mh[j], IP)
@@ -946,7 +950,7 @@ def _forward(st: dict, A_root, c=None) -> tuple:
             c.add(nI * nI)
     # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
     x0, xp, Delta = st["x0"], st["xp"], st["Delta"]
-    rel = Ap - _mm(c, shift_T(xp - x0), A0)
+    rel = Ap - _mm(c, _shift_T(xp - x0), A0)
     xn = kin.x[br[-1]]
     for j in range(lp.p + 1, len(br)):
         i = br[j]
@@ -955,14 +959,14 @@ def _forward(st: dict, A_root, c=None) -> tuple:
         if j in lp.slots:
             ud = uI[lp.slots.index(j)]
         else:
-            rhs = _mm(c, shift_T(xn - xpar), rel) + Delta
+            rhs = _mm(c, _shift_T(xn - xpar), rel) + Delta
             for s, jj in enumerate(lp.slots):
                 if jj > j:
                     rhs = rhs + _sc(c, uI[s], lp.a[jj])
             ud = -_sc(c, lp.Q[j], _mm(c, _mm(c, lp.Rn[j], lp.a[j]), rhs))            # eq. (67)
-        rel = _mm(c, shift_T(kin.x[i] - xpar), rel) + _sc(c, ud, kin.P[i])
+        rel = _mm(c, _shift_T(kin.x[i] - xpar), rel) + _sc(c, ud, kin.P[i])
         qdd[topo.coord[i]] = ud
-        Aabs[i] = rel + _mm(c, shift_T(kin.x[i] - x0), A0)              # eq. (103)
+        Aabs[i] = rel + _mm(c, _shift_T(kin.x[i] - x0), A0)              # eq. (103)
     return qdd, Aabs
 
 
@@ -1043,7 +1047,7 @@ def _closure_jacobian(model, q) -> np.ndarray:
     topo = topology(model, "acs")
     kin = _kinematics(model, topo, q, np.zeros(model.n))
     xn = kin.x[-1]
-    return np.column_stack([shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
+    return np.column_stack([_shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
 
 
 def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
@@ -1161,17 +1165,17 @@ def _dependent_velocities(model, topo, q, qd) -> np.ndarray:
     base = topo.base
     x0 = np.zeros(2) if base < 0 else kin.x[base]
     V0 = np.zeros(3) if base < 0 else kin.V[base]
-    rel = -shift_T(-x0) @ V0                       # ^0V of the branching body N
+    rel = -_shift_T(-x0) @ V0                       # ^0V of the branching body N
     xn = kin.x[br[-1]]
     xpar = np.zeros(2)
     for j, i in enumerate(br):
         if j > lp.p and j not in lp.slots:
-            c = shift_T(xn - xpar) @ rel
+            c = _shift_T(xn - xpar) @ rel
             for jj in lp.slots:
                 if jj > j:
                     c = c + lp.a[jj] * qd[topo.coord[br[jj]]]
             qd[topo.coord[i]] = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)  # eq. (33)/(69), V_t = 0
-        rel = shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * qd[topo.coord[i]]
+        rel = _shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * qd[topo.coord[i]]
         xpar = kin.x[i]
     return qd
 
