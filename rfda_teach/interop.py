@@ -555,18 +555,30 @@ def _state(model, data) -> State:
 
 def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") -> np.ndarray:
     """Joint accelerations in Pinocchio's ordering and conventions, computed by the package's RFDA
-    (``form`` "lubich" or "featherstone") or the dense eq. (7) (``form`` "dense").
+    (``form`` "lubich" or "featherstone"), the dense eq. (7) (``form`` "dense") or the compiled
+    Featherstone form (``form`` "fast", numba).
+
+    Every form checks its input the same way first: q, v, tau of Pinocchio's lengths and finite, and
+    every quaternion and (cos, sin) pair of q of unit norm within ``bodies.EULER_TOL`` (else a
+    ModelError naming the joint; ``pinocchio.normalize(model, q)`` fixes it).
 
     Examples
     --------
     >>> import numpy as np
     >>> from rfda_teach import interop
-    >>> robot = interop.example_robot("ur5")                                
-    >>> q, v, tau = interop.random_state(robot, seed=1)                    
-    >>> import pinocchio as pin                                            
-    >>> a_pin = pin.aba(robot.pin_model, robot.pin_model.createData(), q, v, tau) 
-    >>> bool(np.allclose(interop.forward_dynamics(robot, q, v, tau), a_pin))      
+    >>> robot = interop.example_robot("ur5")
+    >>> q, v, tau = interop.random_state(robot, seed=1)
+    >>> import pinocchio as pin
+    >>> a_pin = pin.aba(robot.pin_model, robot.pin_model.createData(), q, v, tau)
+    >>> bool(np.allclose(interop.forward_dynamics(robot, q, v, tau), a_pin))
     True
+    >>> solo = interop.example_robot("solo12")
+    >>> q, v, tau = interop.random_state(solo, seed=0)
+    >>> q[3:7] *= 2
+    >>> interop.forward_dynamics(solo, q, v, tau, form="fast")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: interop.forward_dynamics: q[3:7], the quaternion of joint 'root_joint', has norm 2, not 1 (tolerance 1e-06); normalise q first, e.g. q = pinocchio.normalize(robot.pin_model, q)
     """
     where = "interop.forward_dynamics"
     _check.choice(form, ("lubich", "featherstone", "dense", "fast"), "form", where=where)
