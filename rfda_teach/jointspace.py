@@ -552,20 +552,52 @@ def _featherstone_counted(system: System, tr: Terms, t: Tally):
     return qdd
 
 
-def count_multiplications(system: System, method: str, *, state=None, by_step: bool = False):
+def _count_cholesky(n: int, t) -> None:
+    """What :func:`_cholesky` counts for an n x n M_q, without factoring (the factorisation is
+    LAPACK's; its count is the textbook formula either way)."""
+    t.step = "cholesky"
+    t.add(n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2)
+    t.add(n * n)
+
+
+def _count(system: System, tr: Terms, method: str) -> Tally:
+    t = Tally()
+    if method == "rnea":
+        _rnea(system, tr, _appendix_a(system, tr, t), np.zeros(system.n_dof), t)
+    elif method == "crba":
+        _crba(system, tr, _appendix_a(system, tr, t), t)
+    elif method == "cholesky":
+        _count_cholesky(system.n_dof, t)
+    elif method == "joint_space_fd":
+        BHd = _appendix_a(system, tr, t)
+        _rnea(system, tr, BHd, np.zeros(system.n_dof), t)
+        _crba(system, tr, BHd, t)
+        _count_cholesky(system.n_dof, t)
+    elif method == "lubich":
+        _lubich_counted(system, tr, t)
+    else:
+        _featherstone_counted(system, tr, t)
+    return t
+
+
+def count_multiplications(system: System, method, *, state=None, by_step: bool = False):
     """Scalar multiplications of one evaluation by ``method``, counted while it runs.
 
     ``method`` is one of :data:`METHODS`: "rnea" (inverse dynamics), "crba" (M_q), "cholesky"
     (factor and solve M_q qddot = b), "joint_space_fd" (all three), "lubich" and "featherstone"
-    (the two RFDA forms, eq. 9-10 and 11-12, ending with qddot).  Counted from the evaluated terms
-    on: M_i, f_i, G_k, Q_k, gamma_k (eq. 1-7) are the same O(n) input for every method and are not
-    counted.  B_k, H_k, d_k of Appendix A are counted (the inverse of the p x p matrix [G_k; G_kd]
-    as p^3) where a method needs them: all but "lubich" and "cholesky".  A product of an
-    (a x b) and a (b x c) matrix counts abc, a Cholesky factor of n x n n(n-1)(n+1)/6 + n(n-1)/2,
-    a solve n^2 per right-hand side (as :class:`~rfda_teach.refpoint.Tally`).  The Featherstone
-    form also computes the multipliers (step "multipliers", by_step shows it apart).  Counts do not
-    depend on the state's values, only on the tree and its joints; ``state`` defaults to the zero
-    configuration (:func:`neutral_q`) at rest.  With ``by_step`` a dict step -> count is returned.
+    (the two RFDA forms, eq. 9-10 and 11-12, ending with qddot); or a tuple of them, which
+    returns a dict method -> count (the terms are evaluated once).  Counted from the evaluated
+    terms on: M_i, f_i, G_k, Q_k, gamma_k (eq. 1-7) are the same O(n) input for every method and
+    are not counted.  B_k, H_k, d_k of Appendix A are counted (the inverse of the p x p matrix
+    [G_k; G_kd] as p^3) where a method needs them: all but "lubich" and "cholesky".  A product of
+    an (a x b) and a (b x c) matrix counts abc, a Cholesky factor of N x N N(N-1)(N+1)/6 +
+    N(N-1)/2, a pair of triangular solves N^2 per right-hand side (as
+    :class:`~rfda_teach.refpoint.Tally`; the factorisation itself runs in LAPACK, so its count is
+    this formula and it is not performed when only counting).  The Featherstone form also
+    computes the multipliers (step "multipliers", by_step shows it apart).  Counts do not depend
+    on the state's values, only on the tree and its joints; ``state`` defaults to the zero
+    configuration (:func:`neutral_q`) at rest.  With ``by_step`` a dict step -> count is returned
+    (per method for a tuple).
 
     Examples
     --------
@@ -575,10 +607,16 @@ def count_multiplications(system: System, method: str, *, state=None, by_step: b
     True
     >>> count_multiplications(sys, "cholesky")        # 64 * 63 * 65 / 6 + 64 * 63 / 2 + 64^2
     49792
+    >>> count_multiplications(sys, ("lubich", "featherstone"))
+    {'lubich': 8896, 'featherstone': 13057}
     """
     where = "jointspace.count_multiplications"
     _system(system, where)
-    _check.choice(method, METHODS, "method", where=where)
+    several = isinstance(method, (tuple, list))
+    methods = [_check.choice(m, METHODS, "method", where=where) for m in (method if several else [method])]
+    if several and not methods:
+        raise ModelError(f"{where}: method is an empty {type(method).__name__}; give one of {METHODS} or a "
+                         "tuple of them")
     _check.instance(by_step, (bool, np.bool_), "by_step", where=where, hint="pass True or False")
     given = state is not None
     if given:
@@ -586,18 +624,8 @@ def count_multiplications(system: System, method: str, *, state=None, by_step: b
     else:
         state = _state(system, neutral_q(system), np.zeros(system.n_dof), where)
     tr = terms(system, state, check=given)
-    t = Tally()
-    if method == "rnea":
-        _rnea(system, tr, _appendix_a(system, tr, t), np.zeros(system.n_dof), t)
-    elif method == "crba":
-        _crba(system, tr, _appendix_a(system, tr, t), t)
-    elif method == "cholesky":
-        n = system.n_dof
-        _cholesky(np.eye(n), np.zeros(n), t, where)
-    elif method == "joint_space_fd":
-        _solve(system, tr, t, where)
-    elif method == "lubich":
-        _lubich_counted(system, tr, t)
-    else:
-        _featherstone_counted(system, tr, t)
-    return dict(t.counts) if by_step else t.total
+    out = {}
+    for m in methods:
+        t = _count(system, tr, m)
+        out[m] = dict(t.counts) if by_step else t.total
+    return out if several else out[methods[0]]

@@ -180,6 +180,7 @@ def test_counts_grow_n2_for_crba_and_n3_for_joint_space_fd():
 
 
 def test_count_pieces():
+    from rfda_teach.refpoint import Tally
     sys_ = models.random_tree(10, kind="spatial", seed=1)
     n = sys_.n_dof
     assert js.count_multiplications(sys_, "cholesky") == n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2 + n * n
@@ -187,6 +188,11 @@ def test_count_pieces():
     assert sum(steps.values()) == js.count_multiplications(sys_, "joint_space_fd")
     assert set(steps) == {"appendix A", "rnea forward", "rnea backward", "crba composite", "crba blocks",
                           "cholesky"}
+    t = Tally()                                        # counting without factoring = counting while solving
+    js._solve(sys_, terms(sys_, models.random_state(sys_, seed=2)), t, "test")
+    assert t.total == js.count_multiplications(sys_, "joint_space_fd")
+    both = js.count_multiplications(sys_, ("lubich", "featherstone"), by_step=True)
+    assert sum(both["lubich"].values()) == js.count_multiplications(sys_, "lubich")
     st = models.random_state(sys_, seed=9)             # counts do not depend on the state's values
     for m in js.METHODS:
         assert js.count_multiplications(sys_, m, state=st) == js.count_multiplications(sys_, m)
@@ -208,6 +214,8 @@ def test_count_pieces():
     (lambda s: js.forward_dynamics(s, [0, 0], [0, 0], [np.inf, 0]), "tau"),
     (lambda s: js.forward_dynamics(s, [0, 0], [0, 0], [[1.0, 2.0]]), "tau"),
     (lambda s: js.count_multiplications(s, "aba"), "method"),
+    (lambda s: js.count_multiplications(s, ()), "method"),
+    (lambda s: js.count_multiplications(s, ("crba", 3)), "method"),
     (lambda s: js.count_multiplications(s, "crba", by_step="yes"), "by_step"),
     (lambda s: js.count_multiplications(s, "crba", state=(1, 2)), "state"),
     (lambda s: js.inverse_dynamics(s, "terms", [0, 0]), "terms"),
