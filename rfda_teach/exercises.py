@@ -19,9 +19,22 @@ spatial bodies): Euler parameters e = (e0, e1, e2, e3), scalar part first;
 R = R(e) maps body-frame components to global (inertial) components; the
 angular velocity omega is in global components.
 
-A later chapter adds a checker in a few lines: a generator of
-:class:`Case` records (inputs, a description, the reference answer, and the
-typical wrong answers with their hints) and one call to :func:`run_cases`.
+Checkers (chapter: function the student writes):
+
+* Rotations: ``check_rotation_from_euler`` (R(e)), ``check_angular_velocity``
+  (omega from R and R_dot), ``check_euler_rate_matrix`` (edot = 1/2 E^T omega);
+* One rigid body: ``check_gyroscopic_term`` (-omega x J omega),
+  ``check_body_mass_matrix`` (M_i of eq. 6);
+* Joints: ``check_prismatic_rows`` (G_k and gamma_k of a planar prismatic joint);
+* Constrained dynamics: ``check_baumgarte_step`` (eq. 7 with the Baumgarte
+  right-hand side gamma - 2 alpha phi_dot - beta^2 phi).
+
+A later chapter adds a checker in a few lines: build a list of :class:`Case`
+records (arguments, a description of them by shape and kind, the reference
+answer from the package, and typical wrong answers with their hints) and
+return ``run_cases("check_<name>", student_fn, cases)``; the harness adds the
+generic hints (transposed, sign, factor 2 or 1/2), the stub handling and the
+one-line report.  Register the checker in :data:`CHECKERS`.
 
 Examples
 --------
@@ -55,7 +68,7 @@ from .errors import ModelError
 
 __all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
-           "check_prismatic_rows", "CHECKERS"]
+           "check_prismatic_rows", "check_baumgarte_step", "CHECKERS"]
 
 #: default number of random cases per checker
 N_CASES = 40
@@ -230,11 +243,6 @@ def _unit_euler(rng: np.random.Generator, k: int) -> np.ndarray:
 
 def _angle(e: np.ndarray) -> float:
     return 2.0 * np.arccos(min(1.0, abs(e[0])))
-
-
-def _to_euler(R: np.ndarray) -> np.ndarray:
-    x, y, z, w = Rotation.from_matrix(R).as_quat()
-    return np.array([w, x, y, z])
 
 
 def _spatial_bodies(rng: np.random.Generator, n: int) -> list:
@@ -441,6 +449,54 @@ def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     return run_cases(name, student_fn, cases)
 
 
+# ----------------------------------------------------------------------------- chapter: constrained dynamics
+
+def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(M, C, f, gamma, phi, phi_dot, alpha, beta) -> (ydd, lam)``: the
+    Baumgarte-stabilised accelerations and multipliers of eq. (7).
+
+    Solve M ydd + C^T lam = f, C ydd = gamma - 2 alpha phi_dot - beta^2 phi, with M, C, f,
+    gamma of eq. (7) for a random tree (C stacks the rows G_k and Q_k; the sign of lam is the
+    paper's, M ydd + C^T lam = f), phi and phi_dot the position and velocity residuals of the
+    constraints and alpha, beta >= 0 in 1/s.  Reference: the package's assembled eq. (7)
+    (:func:`rfda_teach.dae.assemble`) with the stabilised right-hand side, solved densely.
+    """
+    import scipy.linalg
+
+    from .dae import assemble
+    name = "check_baumgarte_step"
+    _callable(student_fn, name)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        kind = "planar" if k % 2 == 0 else "spatial"
+        n = int(rng.integers(1, 5))
+        sys = models.random_tree(n, kind=kind, seed=int(rng.integers(0, 2 ** 31)))
+        K, rhs = assemble(sys, models.random_state(sys, seed=k))
+        nv = sys.n_vel
+        M, C, f, gamma = K[:nv, :nv], K[nv:, :nv], rhs[:nv], rhs[nv:]
+        m = C.shape[0]
+        phi, phi_dot = 1e-2 * rng.normal(size=m), 1e-1 * rng.normal(size=m)
+        alpha, beta = (0.0, 0.0) if k == 0 else tuple(rng.uniform(1.0, 20.0, 2))
+
+        def solve(g):
+            x = scipy.linalg.solve(K, np.concatenate([f, g]), assume_a="sym")
+            return x[:nv], x[nv:]
+
+        ydd, lam = solve(gamma - 2 * alpha * phi_dot - beta ** 2 * phi)
+        wrong = ((solve(gamma + 2 * alpha * phi_dot + beta ** 2 * phi),
+                  "sign of the correction? it is gamma - 2 alpha phi_dot - beta^2 phi"),
+                 (solve(gamma - alpha * phi_dot - beta ** 2 * phi), "missing factor 2 in 2 alpha phi_dot?"),
+                 (solve(gamma - 2 * alpha * phi_dot - beta * phi), "beta squared: the term is beta^2 phi"),
+                 (solve(gamma), "the correction -2 alpha phi_dot - beta^2 phi is missing"),
+                 ((ydd, -lam), "sign of lambda? eq. (7) reads M ydd + C^T lam = f"))
+        cases.append(Case((M, C, f, gamma, phi, phi_dot, alpha, beta),
+                          f"a {kind} tree of {n} bodies: M {M.shape[0]}x{M.shape[1]}, C {m}x{nv}, "
+                          f"f, gamma, phi, phi_dot vectors, alpha and beta scalars",
+                          (ydd, lam), wrong))
+    return run_cases(name, student_fn, cases)
+
+
 #: every checker by exercise name (the book's exercise index)
 CHECKERS = {
     "euler_rate_matrix": check_euler_rate_matrix,
@@ -449,4 +505,5 @@ CHECKERS = {
     "gyroscopic_term": check_gyroscopic_term,
     "body_mass_matrix": check_body_mass_matrix,
     "prismatic_rows": check_prismatic_rows,
+    "baumgarte_step": check_baumgarte_step,
 }

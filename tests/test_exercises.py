@@ -57,6 +57,20 @@ def prismatic_rows(jt, yj, ydj, yk, ydk):
     return t.G, t.gamma
 
 
+def baumgarte(M, C, f, gamma, phi, phi_dot, alpha, beta):
+    n, m = M.shape[0], C.shape[0]
+    K = np.block([[M, C.T], [C, np.zeros((m, m))]])
+    x = np.linalg.solve(K, np.r_[f, gamma - 2 * alpha * phi_dot - beta ** 2 * phi])
+    return x[:n], x[n:]
+
+
+def _baumgarte_with(sign=1.0, two=2.0, power=2):
+    def fn(M, C, f, gamma, phi, phi_dot, alpha, beta):
+        g = gamma - sign * (two * alpha * phi_dot + beta ** power * phi)
+        return baumgarte(M, C, f, g, 0 * phi, 0 * phi_dot, 0.0, 0.0)
+    return fn
+
+
 REFERENCE = {
     "euler_rate_matrix": rate_matrix,
     "rotation_from_euler": rotation,
@@ -64,6 +78,7 @@ REFERENCE = {
     "gyroscopic_term": gyroscopic,
     "body_mass_matrix": body_mass_matrix,
     "prismatic_rows": prismatic_rows,
+    "baumgarte_step": baumgarte,
 }
 
 
@@ -104,6 +119,11 @@ WRONG = [
     ("prismatic_rows", lambda *a: (prismatic_rows(*a)[0], -prismatic_rows(*a)[1]), "sign of gamma"),
     ("prismatic_rows", lambda *a: (-prismatic_rows(*a)[0], -prismatic_rows(*a)[1]), "sign"),
     ("prismatic_rows", lambda *a: (prismatic_rows(*a)[0], 0 * prismatic_rows(*a)[1]), "gamma_k is not zero"),
+    ("baumgarte_step", lambda *a: (baumgarte(*a)[0], -baumgarte(*a)[1]), "sign of lambda"),
+    ("baumgarte_step", _baumgarte_with(sign=-1.0), "sign of the correction"),
+    ("baumgarte_step", _baumgarte_with(two=1.0), "missing factor 2"),
+    ("baumgarte_step", _baumgarte_with(power=1), "beta squared"),
+    ("baumgarte_step", _baumgarte_with(sign=0.0), "correction"),
 ]
 
 
