@@ -204,3 +204,19 @@ def test_singular_input_raises_rfda_error_naming_it(call, error, match):
     """These used to raise a bare numpy LinAlgError (or return inf/NaN)."""
     with pytest.raises(error, match=match):
         call()
+
+
+def test_rfda_coordinates_on_a_forest():
+    """Several bodies on the ground: every root's subtree gets its own coordinates of RFDA."""
+    from rfda_teach.system import System
+    c = models.chain(4)
+    forest = System((-1, 0, -1, 2), c.bodies, c.joints, c.gravity, name="two chains on the ground")
+    s = models.random_state(forest, seed=1)
+    nodes = co.rfda_coordinates(forest, s)
+    lub = rfda.forward_dynamics(forest, s)
+    tr = terms(forest, s)
+    assert [nc.members for nc in nodes] == [(0, 1), (1,), (2, 3), (3,)]
+    for nc in nodes:
+        Mv = co.appendix_b(nc.T, scipy.linalg.block_diag(*[tr.M[i] for i in nc.members]))
+        p = nc.p
+        assert rel(Mv[:p, :p], lub.M_hat[nc.node]) < 1e-12 and np.abs(Mv[:p, p:]).max(initial=0) < 1e-12
