@@ -26,7 +26,7 @@ import numpy as np
 from .errors import ModelError, RFDAWarning
 
 __all__ = ["scalar", "time", "time_span", "positive_int", "vector", "matrix", "seed", "choice",
-           "instance", "warn"]
+           "instance", "flag", "warn"]
 
 
 def _pre(where: str) -> str:
@@ -124,8 +124,8 @@ def _array(x, what: str, where: str) -> np.ndarray:
 def _finite(a: np.ndarray, what: str, where: str) -> np.ndarray:
     bad = ~np.isfinite(a)
     if bad.any():
-        idx = np.unravel_index(int(np.argmax(bad)), a.shape)
-        pos = idx[0] if len(idx) == 1 else idx
+        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), a.shape))
+        pos = idx[0] if len(idx) == 1 else ", ".join(str(i) for i in idx)
         raise ModelError(f"{_pre(where)}{what}[{pos}] is {a[idx]}; every entry must be a finite number")
     return a
 
@@ -229,6 +229,21 @@ def instance(x, cls, what: str, *, where: str = "", hint: str = ""):
         raise ModelError(f"{_pre(where)}{what} must be a {names}, got {type(x).__name__}"
                          + (f"; {hint}" if hint else ""))
     return x
+
+
+def flag(x, what: str, *, where: str = "") -> bool:
+    """A Python or numpy bool (not an int, string or None).
+
+    Examples
+    --------
+    >>> flag(1, "floating_base")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: floating_base must be True or False, got 1 (int)
+    """
+    if not isinstance(x, (bool, np.bool_)):
+        raise ModelError(f"{_pre(where)}{what} must be True or False, got {x!r} ({type(x).__name__})")
+    return bool(x)
 
 
 def warn(message: str, *, stacklevel: int = 3) -> None:

@@ -235,10 +235,31 @@ def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
     >>> np.round(matrix_to_euler_params(np.diag([1.0, -1.0, -1.0])), 12) + 0.0
     array([0., 1., 0., 0.])
     """
-    from scipy.spatial.transform import Rotation
     R = _check.matrix(R, (3, 3), "R", where="matrix_to_euler_params", orthogonal=True)
-    x, y, z, w = Rotation.from_matrix(R).as_quat()
-    e = np.array([w, x, y, z])
+    return _R_to_e(R)
+
+
+def _R_to_e(R):
+    """Shepperd's method: the largest of e0^2, e1^2, e2^2, e3^2 is computed first (no cancellation)."""
+    tr = R[0, 0] + R[1, 1] + R[2, 2]
+    k = int(np.argmax([tr, R[0, 0], R[1, 1], R[2, 2]]))
+    if k == 0:
+        e0 = 0.5 * np.sqrt(1.0 + tr)
+        e = np.array([e0, (R[2, 1] - R[1, 2]) / (4 * e0), (R[0, 2] - R[2, 0]) / (4 * e0),
+                      (R[1, 0] - R[0, 1]) / (4 * e0)])
+    elif k == 1:
+        e1 = 0.5 * np.sqrt(max(1.0 + 2 * R[0, 0] - tr, 0.0))
+        e = np.array([(R[2, 1] - R[1, 2]) / (4 * e1), e1, (R[0, 1] + R[1, 0]) / (4 * e1),
+                      (R[0, 2] + R[2, 0]) / (4 * e1)])
+    elif k == 2:
+        e2 = 0.5 * np.sqrt(max(1.0 + 2 * R[1, 1] - tr, 0.0))
+        e = np.array([(R[0, 2] - R[2, 0]) / (4 * e2), (R[0, 1] + R[1, 0]) / (4 * e2), e2,
+                      (R[1, 2] + R[2, 1]) / (4 * e2)])
+    else:
+        e3 = 0.5 * np.sqrt(max(1.0 + 2 * R[2, 2] - tr, 0.0))
+        e = np.array([(R[1, 0] - R[0, 1]) / (4 * e3), (R[0, 2] + R[2, 0]) / (4 * e3),
+                      (R[1, 2] + R[2, 1]) / (4 * e3), e3])
+    e /= np.linalg.norm(e)
     return e if e[0] >= 0 else -e
 
 

@@ -412,8 +412,8 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     r_k = p - R_k @ joint.child_point
     if kind == "planar":
         return np.array([r_k[0], r_k[1], np.arctan2(R_k[1, 0], R_k[0, 0])])
-    from .bodies import matrix_to_euler_params
-    return np.concatenate([r_k, matrix_to_euler_params(R_k)])
+    from .bodies import _R_to_e
+    return np.concatenate([r_k, _R_to_e(R_k)])
 
 
 def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
