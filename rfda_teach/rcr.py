@@ -181,7 +181,7 @@ class LoopJoint:
 
     def __post_init__(self):
         _check.instance(self.name, str, "name", where="rcr.LoopJoint", hint="give the coordinate's name, e.g. 'q1'")
-        where = f"rcr.LoopJoint {self.name!r}"
+        where = f"rcr.LoopJoint {self.name!r}" if self.name else "rcr.LoopJoint"
         _check.choice(self.kind, ("revolute", "prismatic"), "kind", where=where)
         for nm in ("parent_point", "child_point"):
             object.__setattr__(self, nm, _check.vector(getattr(self, nm), 2, nm, where=where,
@@ -267,8 +267,10 @@ def _dep_indices(model, deps, where: str = "") -> tuple:
     """Dependent coordinates as sorted 0-based indices; accepts names ('q2') or 1-based ints."""
     where = where or f"loop {model.name!r}"
     if isinstance(deps, (str, bytes)) or not isinstance(deps, (tuple, list, np.ndarray)):
-        raise ModelError(f"{where}: dependents must be a tuple of coordinate names such as "
-                         f"{tuple(model.names[:model.m])}, got {deps!r}")
+        example = model.dependents if isinstance(model.dependents, tuple) and \
+            all(isinstance(d, str) for d in model.dependents) else tuple(model.names[-model.m:])
+        raise ModelError(f"{where}: dependents must be a tuple of coordinate names from {model.names}, e.g. "
+                         f"{example}, got {deps!r}")
     out = []
     for d in deps:
         if isinstance(d, str):
@@ -562,7 +564,11 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
     >>> topology(five_bar(), "gcl").deps          # q2, q3, q4 on the phantom branch
     (1, 2, 3)
     """
-    where = "rcr.topology"
+    return _topology(model, method, dependents, "rcr.topology")
+
+
+def _topology(model, method, dependents, where: str) -> Topology:
+    """:func:`topology` with the calling function's name for the error messages."""
     _model(model, where)
     _check.choice(method, ("rcr", "acs", "gcl"), "method", where=where)
     n, m = model.n, model.m
@@ -616,7 +622,7 @@ def body_poses(model: LoopMechanism, q, method: str = "acs") -> np.ndarray:
     array([0.353553, 0.353553, 0.785398])
     """
     _model(model, "rcr.body_poses")
-    topo = topology(model, method)
+    topo = _topology(model, method, None, "rcr.body_poses")
     T = _node_frames(model, topo, _check_q(model, q, where="rcr.body_poses"))
     return np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T])
 
@@ -1001,7 +1007,7 @@ def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependent
     where = "rcr.accelerations"
     _model(model, where)
     _check_q(model, q, "q", where), _check_q(model, qd, "qd", where)
-    topo = topology(model, method, dependents)
+    topo = _topology(model, method, dependents, where)
     q, qd = _check_state(model, q, qd, where, check)
     return _solve(model, topo, q, qd)[0]
 
@@ -1199,7 +1205,7 @@ def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", de
     _model(model, where)
     q = _check_q(model, q, "q", where)
     qd = _check_q(model, qd, "qd", where)
-    topo = topology(model, method, dependents)
+    topo = _topology(model, method, dependents, where)
     if _flag(check, "check", where):
         _consistent(model, q, where=where)
     return _dependent_velocities(model, topo, q, qd)
@@ -1283,10 +1289,7 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     n = model.n
     qd0 = np.zeros(n) if qd0 is None else _check_q(model, qd0, "qd0", where)
-    try:
-        _consistent(model, model.q0, qd0, where=where)
-    except ConstraintViolationError as exc:
-        raise ConstraintViolationError(f"{exc} (the initial state is (model.q0, qd0))") from None
+    _consistent(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
     if method == "dae":
         if dependents is not None:
             _dep_indices(model, dependents, where)
@@ -1294,7 +1297,7 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
         r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol, check=False)
         cl = max(float(np.abs(_closure(model, qi)).max()) for qi in r.q)
         return RCRResult(r.t, r.q, r.qd, "dae", (), cl)
-    topo = topology(model, method, dependents)
+    topo = _topology(model, method, dependents, where)
     deps = list(topo.deps)
     ind = [k for k in range(n) if k not in deps]
     ni = len(ind)
@@ -1499,7 +1502,7 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
         series_accelerations(model, [L.q0 for L in model.loops], [np.zeros(L.n) for L in model.loops], tally=t,
                              check=False)
     else:
-        _solve(model, topology(model, method, dependents), model.q0, np.zeros(model.n), t)
+        _solve(model, _topology(model, method, dependents, where), model.q0, np.zeros(model.n), t)
     return t if by_step else t.total
 
 
