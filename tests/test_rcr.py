@@ -339,3 +339,18 @@ def test_nan_and_wrong_shapes_are_refused_by_name():
         rcr.loop_chain(6.0)
     with pytest.raises(ModelError, match="method='magic'"):
         rcr.simulate(fb, "magic", 1.0)
+
+
+@given(i=st.integers(0, 4), bad=st.sampled_from([float("nan"), float("inf"), -float("inf")]),
+       which=st.sampled_from(["q", "qd"]),
+       fn=st.sampled_from(["accelerations", "energy", "tree_accelerations", "dae_accelerations",
+                           "multiplier_accelerations"]))
+@settings(max_examples=40, deadline=None)
+def test_non_finite_entries_are_named_wherever_they_are(i, bad, which, fn):
+    """Issue 11, item 8: a NaN or inf anywhere in a loop state is refused by position, never passed on."""
+    fb = rcr.five_bar()
+    q, qd = fb.q0.copy(), np.zeros(5)
+    (q if which == "q" else qd)[i] = bad
+    f = getattr(rcr, fn, None) or getattr(loopref, fn)
+    with pytest.raises(ModelError, match=rf"{fn}: {which}\[{i}\] is {bad}"):
+        f(fb, q, qd)
