@@ -62,7 +62,7 @@ from typing import Callable, Iterable
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from . import models
+from . import _check, models
 from .bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
 from .errors import ModelError
 
@@ -116,6 +116,14 @@ def _callable(student_fn, where: str) -> Callable:
         raise ModelError(f"exercises.{where}: student_fn must be a function (the one you wrote, passed without "
                          f"calling it, e.g. {where}(my_function)), got {type(student_fn).__name__}")
     return student_fn
+
+
+def _options(name: str, student_fn, n_cases, seed) -> tuple:
+    """The checker's arguments validated: a callable, n_cases >= 1 and an integer seed >= 0."""
+    _callable(student_fn, name)
+    n_cases = _check.positive_int(n_cases, "n_cases", where=f"exercises.{name}")
+    seed = _check.positive_int(seed, "seed", where=f"exercises.{name}", minimum=0)
+    return n_cases, seed
 
 
 def _as_parts(x, n_parts: int):
@@ -191,9 +199,17 @@ def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTO
     check_double: not yet, case 1 of 2 (A: 2x2 matrix, case 1): wrong sign?
     False
     """
-    where = name
-    fn = _callable(student_fn, where)
+    if not isinstance(name, str):
+        raise ModelError(f"exercises.run_cases: name must be a str such as 'check_double', got {type(name).__name__}")
+    fn = _callable(student_fn, name)
+    if cases is None or isinstance(cases, (str, bytes, dict)) or not hasattr(cases, "__iter__"):
+        raise ModelError(f"exercises.run_cases: cases must be a list of exercises.Case, got {type(cases).__name__}")
     cases = list(cases)
+    bad = [i for i, c in enumerate(cases) if not isinstance(c, Case)]
+    if bad or not cases:
+        raise ModelError(f"exercises.run_cases: cases must be a non-empty list of exercises.Case"
+                         + (f"; entry {bad[0]} is a {type(cases[bad[0]]).__name__}" if bad else ", got none"))
+    rtol = _check.scalar(rtol, "rtol", where="exercises.run_cases", positive=True)
     total = len(cases)
 
     def done(passed: bool, line: str, implemented: bool = True, n: int = total) -> CheckResult:
@@ -284,7 +300,7 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
     True
     """
     name = "check_euler_rate_matrix"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     from .kane import _E_hat
     rng = np.random.default_rng(seed)
     cases = []
@@ -310,7 +326,7 @@ def check_rotation_from_euler(student_fn, *, n_cases: int = N_CASES, seed: int =
     (x_global = R x_body).  Reference: :func:`rfda_teach.bodies.euler_params_to_matrix`.
     """
     name = "check_rotation_from_euler"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
@@ -331,7 +347,7 @@ def check_angular_velocity(student_fn, *, n_cases: int = N_CASES, seed: int = SE
     package's :func:`rfda_teach.bodies.skew`.
     """
     name = "check_angular_velocity"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
@@ -356,7 +372,7 @@ def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
     part of :func:`rfda_teach.bodies.force` (f_i of eq. 6) without gravity.
     """
     name = "check_gyroscopic_term"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for k, body in enumerate(_spatial_bodies(rng, n_cases)):
@@ -384,7 +400,7 @@ def check_body_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SE
     Reference: :func:`rfda_teach.bodies.mass_matrix`.
     """
     name = "check_body_mass_matrix"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     spatial = _spatial_bodies(rng, n_cases)
     planar = list(models.random_tree(max(1, n_cases // 3), kind="planar", seed=seed).bodies)
@@ -427,7 +443,7 @@ def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     """
     from .joints import evaluate
     name = "check_prismatic_rows"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
     s = seed
     while len(cases) < n_cases:
@@ -465,7 +481,7 @@ def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
 
     from .dae import assemble
     name = "check_baumgarte_step"
-    _callable(student_fn, name)
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
