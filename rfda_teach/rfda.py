@@ -212,7 +212,7 @@ def _featherstone(system: System, tr):
     AB = [None] * system.n
     for k in reversed(order):
         jt = tr.joint[k]
-        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
+        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d, check=False)
         U = Mh[k] @ H                                            # M_hat_k H_k
         Dfac = _chol(H.T @ U, f"H_{k}^T M_hat_{k} H_{k} (node {k})", "featherstone")
         AB[k] = (E, B, H, d, U, Dfac)
