@@ -221,23 +221,24 @@ def tree_layout(topology) -> dict:
     >>> from rfda_teach.tree import Topology
     >>> sorted(tree_layout(Topology.from_parents([-1, 0, 0])).items())
     [(0, (0.5, 0.0)), (1, (0.0, -1.0)), (2, (1.0, -1.0))]
+    >>> tree_layout(Topology.from_parents([-1, -1, 1]))      # a forest: two bodies on the ground
+    {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, -1.0)}
     """
     topology = _topology(topology, "viz.tree_layout")
-    pos, leaf = {}, [0]
-
-    def place(i, depth):
+    x, leaf = {}, 0
+    for i in topology.order:                     # preorder: leaves left to right, one tree after another
+        if not topology.children(i):
+            x[i] = float(leaf)
+            leaf += 1
+    for i in reversed(topology.order):           # parents centred over their children (no recursion)
         ch = topology.children(i)
-        for c in ch:
-            place(c, depth + 1)
         if ch:
-            x = float(np.mean([pos[c][0] for c in ch]))
-        else:
-            x = float(leaf[0])
-            leaf[0] += 1
-        pos[i] = (x, -float(depth) + 0.0)
-
-    place(topology.root, 0)
-    return pos
+            x[i] = float(np.mean([x[c] for c in ch]))
+    depth = {}
+    for i in topology.order:
+        p = topology.parents[i]
+        depth[i] = 0 if p < 0 else depth[p] + 1
+    return {i: (x[i], -float(depth[i]) + 0.0) for i in range(topology.n)}
 
 
 def draw_tree(topology, *, ax=None, colors=None, highlight=None, title: str = ""):
@@ -268,9 +269,10 @@ def draw_tree(topology, *, ax=None, colors=None, highlight=None, title: str = ""
         _, ax = plt.subplots(figsize=(6, 4))
     pos = tree_layout(topology)
     colors = colors or {}
-    rx, ry = pos[topology.root]
-    ax.plot([rx - 0.6, rx + 0.6], [ry + 0.6, ry + 0.6], color="k", lw=3)
-    ax.plot([rx, rx], [ry, ry + 0.6], color="k", lw=1.5)
+    xs = [pos[r][0] for r in topology.roots]            # the ground: one bar over every root
+    ax.plot([min(xs) - 0.6, max(xs) + 0.6], [0.6, 0.6], color="k", lw=3)
+    for r in topology.roots:
+        ax.plot([pos[r][0], pos[r][0]], [pos[r][1], 0.6], color="k", lw=1.5)
     for i, p in enumerate(topology.parents):
         if p >= 0:
             ax.plot([pos[i][0], pos[p][0]], [pos[i][1], pos[p][1]], color="k", lw=1.5, zorder=1)

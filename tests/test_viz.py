@@ -40,3 +40,15 @@ def test_viz_bad_arguments_raise_model_error(call, match):
     with pytest.raises(ModelError, match=match):
         call()
     plt.close("all")
+
+
+def test_draw_tree_on_a_forest_and_a_long_chain():
+    """Several roots (a KeyError before) and a 3000-body chain (recursion depth before)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from rfda_teach import viz
+    from rfda_teach.tree import Topology
+    ax = viz.draw_tree(Topology.from_parents([-1, -1, 0, 1, 1]))
+    assert len(ax.texts) == 5
+    pos = viz.tree_layout(Topology.from_parents([-1] + list(range(2999))))
+    assert pos[2999] == (0.0, -2999.0)
