@@ -21,6 +21,12 @@ Partial-velocity matrices are stored as dictionaries {block: 3x3 matrix} over th
 partials are non-zero only in the blocks of its own branch (eq. 13, 15, 27-28),
 and blocks that are zero are never stored or multiplied.
 
+Every public function checks its input through :mod:`rfda_teach._check`: the body-connection
+array holds integers, masses are > 0, inertias symmetric positive definite with principal moments
+obeying J1 + J2 >= J3, x and y have 7N and 6N finite entries with unit Euler parameters (within
+:data:`EULER_TOL`), extra forces and moments are finite; a bad value raises a
+:class:`~rfda_teach.errors.ModelError` that names it.
+
 Examples
 --------
 >>> import numpy as np
@@ -484,8 +490,9 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = Tru
     >>> xd.shape, yd.shape
     ((56,), (48,))
     """
-    if check:
+    if check is not False:
         where = "kane.state_derivative"
+        _check.flag(check, "check", where=where)
         x, y = _state(system, x, y, where)
         if speeds is not None:
             speeds = _speeds(speeds, system.N, where)

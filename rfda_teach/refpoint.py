@@ -30,6 +30,13 @@ multiplications as the step is computed and skips the products that the chosen
 reference point makes structurally trivial (an identity B_j1, a zero block of
 B_j2).  :func:`count_multiplications` reports the counts of one evaluation.
 
+Every public function and record checks its input through :mod:`rfda_teach._check` (a
+:class:`~rfda_teach.errors.ModelError` names the argument): body data (mass > 0, C a rotation,
+J symmetric positive definite with J1 + J2 >= J3), spring and tyre constants, road heights, times.
+:func:`solve`, :func:`forward_dynamics` and :func:`simulate` also refuse a state that does not close
+the loops (closure residual above :data:`POSITION_TOL`, residual rate above :data:`VELOCITY_TOL`) with
+a :class:`~rfda_teach.errors.ConstraintViolationError` naming the cut joint; ``check=False`` skips it.
+
 Examples
 --------
 >>> import numpy as np
@@ -42,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -270,7 +278,7 @@ class RBody:
         _axes(self.axes, "axes", where=where)
         _set(self, "mass", _check.scalar(self.mass, "mass", where=where, positive=True))
         _set(self, "rho", _check.vector(self.rho, 3, "rho", where=where, hint="the centroid in {O_j}"))
-        _set(self, "J", _inertia(self.J, "J (central inertia)", where=where))
+        _set(self, "J", _inertia(self.J, "J", where=where))
 
 
 def _set(obj, name, value):
@@ -576,8 +584,9 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
                 F[body] = F[body] + f
                 tau[body] = tau[body] + np.cross(x - kin.rc[body], f)
     if model.tire_body >= 0 and model.tire_k > 0:
-        zr = 0.0 if model.road is None else _check.scalar(model.road(t_time), f"road({t_time:g})",
-                                                          where="refpoint: the model's road function")
+        zr = 0.0 if model.road is None else model.road(t_time)
+        if type(zr) is not float or not math.isfinite(zr):              # slow path: a clear error or a float
+            zr = _check.scalar(zr, f"road({t_time:g})", where="refpoint: the model's road height")
         pen = model.tire_r - (kin.rc[model.tire_body][2] - zr)
         if pen > 0:
             F[model.tire_body] = F[model.tire_body] + np.array([0, 0, model.tire_k * pen])
@@ -921,7 +930,7 @@ def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumg
         if np.ndim(baumgarte) != 1 or len(baumgarte) != 2 or isinstance(baumgarte, str):
             raise ModelError(f"{where}: baumgarte must be a pair (alpha, beta) in 1/s, got {baumgarte!r}")
         baumgarte = tuple(_check.scalar(v, k, where=where, nonneg=True) for v, k in zip(baumgarte, ("alpha", "beta")))
-    _check.instance(check, (bool, np.bool_), "check", where=where)
+    check = _check.flag(check, "check", where=where)
     return _solve(model, q, qd, point, t, baumgarte=baumgarte, check_where=where if check else None)
 
 
@@ -1013,7 +1022,7 @@ def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.
     where = "refpoint.forward_dynamics"
     q, qd, point = _inputs(model, q, qd, point, where)
     t = _check.time(t, "t", where=where)
-    _check.instance(check, (bool, np.bool_), "check", where=where)
+    check = _check.flag(check, "check", where=where)
     return _solve(model, q, qd, point, t, check_where=where if check else None).qdd
 
 
@@ -1035,7 +1044,7 @@ def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step:
     _model(model, where)
     q, qd, point = _inputs(model, model.q0 if q is None else q, np.zeros(model.nq) if qd is None else qd,
                            point, where)
-    _check.instance(by_step, (bool, np.bool_), "by_step", where=where)
+    by_step = _check.flag(by_step, "by_step", where=where)
     tal = _solve(model, q, qd, point, 0.0).tally
     return dict(tal.counts) if by_step else tal.total
 
@@ -1164,7 +1173,8 @@ def road_bump(height: float = 0.05, start: float = 0.2, duration: float = 0.15):
     duration = _check.scalar(duration, "duration", where=where, positive=True)
 
     def z(t):
-        t = _check.time(t, "t", where="road_bump(t)")
+        if type(t) is not float or not math.isfinite(t):
+            t = _check.time(t, "t", where="road_bump(t)")
         if start <= t <= start + duration:
             return float(height * 0.5 * (1 - np.cos(2 * np.pi * (t - start) / duration)))
         return 0.0
@@ -1210,7 +1220,7 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     t_eval = _t_eval(t_eval, t_final, where)
-    _check.instance(check, (bool, np.bool_), "check", where=where)
+    check = _check.flag(check, "check", where=where)
     if check:
         _consistency(model, _kinematics(model, q0, qd0), qd0, where)
     nq = model.nq
