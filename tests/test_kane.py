@@ -5,6 +5,7 @@ import functools
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings, strategies as st_
 import sympy.physics.mechanics as me
 
 from rfda_teach import dae, kane, models, rfda
@@ -266,3 +267,18 @@ def test_simulate_time_spans():
             kane.simulate(sys_, sys_.x0, sys_.y0, bad)
     with pytest.raises(ModelError, match="t_eval has times outside"):
         kane.simulate(sys_, sys_.x0, sys_.y0, 0.1, t_eval=[0.0, 0.2])
+
+
+_EIGHT = kane.eight_body()
+
+
+@settings(max_examples=40, deadline=None)
+@given(where=st_.sampled_from(["x", "y", "forces", "moments"]), index=st_.integers(0, 55),
+       bad=st_.sampled_from([float("nan"), float("inf"), -float("inf")]))
+def test_any_non_finite_entry_is_refused_by_name(where, index, bad):
+    """Property: one NaN or inf anywhere in x, y, forces or moments is refused, and the message names it."""
+    args = {"x": _EIGHT.x0.copy(), "y": _EIGHT.y0.copy(), "forces": np.zeros(24), "moments": np.zeros(24)}
+    a = args[where]
+    a[index % a.size] = bad
+    with pytest.raises(ModelError, match=rf"{where}\[{index % a.size}\] is (nan|inf|-inf)"):
+        kane.mass_matrix_and_forcing(_EIGHT, args["x"], args["y"], forces=args["forces"], moments=args["moments"])

@@ -2,6 +2,7 @@
 constraint rows against finite differences; multiplication counts; a stabilised simulation."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st_
 
 from rfda_teach import dae, refpoint as rp
 from rfda_teach.errors import ConstraintViolationError, ModelError, TopologyError
@@ -218,3 +219,36 @@ def test_body_data_are_checked(car):
                  car.gravity, car.q0)
     with pytest.raises(ModelError, match=r"k \(stiffness"):
         rp.SpringDamper(0, -1, np.zeros(3), np.ones(3), float("nan"), 1.0, 0.1)
+
+
+_CAR = rp.quarter_car()
+_J0 = rp.closure_jacobian(_CAR, _CAR.q0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(k=st_.integers(0, 9), dq=st_.floats(1e-4, 0.5), sign=st_.sampled_from([-1.0, 1.0]))
+def test_any_single_joint_offset_that_opens_a_loop_is_refused(k, dq, sign):
+    """Property: moving one joint coordinate of the assembled quarter car opens a loop (1 DOF, every column
+    of the closure Jacobian is non-zero), and every such q is refused with the cut joint named."""
+    q = _CAR.q0.copy()
+    q[k] += sign * dq
+    res = np.abs(rp.closure_residual(_CAR, q)).max()
+    if res <= rp.POSITION_TOL:                                     # too small a move to open a loop
+        rp.forward_dynamics(_CAR, q, np.zeros(10))
+        return
+    with pytest.raises(ConstraintViolationError, match=r"q does not close the loop of cut joint \d"):
+        rp.forward_dynamics(_CAR, q, np.zeros(10), "origin")
+
+
+@settings(max_examples=30, deadline=None)
+@given(qd=st_.lists(st_.floats(-10, 10), min_size=10, max_size=10))
+def test_velocities_are_accepted_exactly_when_they_satisfy_the_cut_joints(qd):
+    """Property: forward_dynamics accepts qd iff |Phi_q qd| <= VELOCITY_TOL (1 + max |qd|)."""
+    qd = np.array(qd)
+    ok = np.abs(_J0 @ qd).max() <= rp.VELOCITY_TOL * (1 + np.abs(qd).max())
+    if ok:
+        rp.forward_dynamics(_CAR, _CAR.q0, qd)
+    else:
+        with pytest.raises(ConstraintViolationError, match="consistent_velocity"):
+            rp.forward_dynamics(_CAR, _CAR.q0, qd)
+    rp.forward_dynamics(_CAR, _CAR.q0, rp.consistent_velocity(_CAR, _CAR.q0, qd))
