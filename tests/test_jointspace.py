@@ -239,3 +239,15 @@ def test_indefinite_mass_matrix_is_named_not_a_linalg_error():
     from rfda_teach.refpoint import Tally
     with pytest.raises(IllConditionedError, match="M_q"):
         js._cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2), Tally(), "jointspace.forward_dynamics")
+
+
+def test_benchmark_script_runs(capsys):
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "jointspace.py"
+    spec = importlib.util.spec_from_file_location("bench_jointspace", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--max-n", "4", "--min-time", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "crossover" in out and "joint_space" in out
