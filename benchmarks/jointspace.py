@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import os
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")      # one core for every method (a threaded BLAS on a busy machine
-                                          # can make a 500x500 Cholesky 100x slower); set them to override
+if __name__ == "__main__":               # before numpy loads: one core for every method (a threaded BLAS
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # on a busy machine can
+        os.environ.setdefault(_var, "1")  # make a 500x500 Cholesky 100x slower); set them to override
 
 import argparse
 import sys
