@@ -16,7 +16,8 @@ Why the two crossovers differ.  A multiplication count weighs every flop equally
 Python the time of a small matrix product is almost all interpreter and numpy call
 overhead (one to two microseconds per call, whatever the 3x3 or 6x6 size), so the time of
 an algorithm is roughly (number of numpy calls) x (overhead).  The RFDA makes some 20-30
-calls per node; the joint-space method makes about 10 per node for RNEA and the
+calls per node, among them small Cholesky factors and solves through scipy.linalg, whose
+argument checking costs 10-20 us per call (a bare 3x3 product about 1 us); the joint-space method makes about 10 per node for RNEA and the
 composite inertias, 2 per (node, ancestor) pair for the CRBA blocks, and a single LAPACK
 call for the O(n^3) Cholesky factorisation, whose n^3/6 flops run at compiled speed (a
 few GFLOP/s).  So in Python the joint-space method's time grows like the CRBA's
@@ -135,8 +136,8 @@ def main(argv=None) -> int:
             print(f"  {family:>5} {kind:>7} {m:>22}: counts n = {a}, time n = {b}")
         else:
             print(f"  {family:>5} {kind:>7} {m:>22}: slope counts {a:.2f}, time {b:.2f}")
-    print("\nCounts weigh flops; Python time weighs numpy calls (1-2 us each, any small size).  The joint-"
-          "space\nCholesky is one LAPACK call, so its n^3 flops hardly show in Python time below n ~ 1000; "
+    print("\nCounts weigh flops; Python time weighs calls (a small numpy product 1-2 us, a small scipy "
+          "cho_factor or\ncho_solve 10-20 us, whatever the size).  The joint-space\nCholesky is one LAPACK call, so its n^3 flops hardly show in Python time below n ~ 1000; "
           "the CRBA's\nn x depth block loop does.  See the module docstring.")
     return 0
 
