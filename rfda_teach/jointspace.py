@@ -74,7 +74,8 @@ from .refpoint import Tally
 from .system import State, System, Terms, check_state, check_terms, terms
 
 __all__ = ["JointSpaceResult", "rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
-           "mass_matrix", "velocity_map", "split_q", "neutral_q", "count_multiplications", "METHODS"]
+           "mass_matrix", "velocity_map", "split_q", "neutral_q", "count_multiplications", "PinocchioMaps",
+           "pinocchio_maps", "METHODS"]
 
 #: the methods :func:`count_multiplications` counts
 METHODS = ("rnea", "crba", "cholesky", "joint_space_fd", "lubich", "featherstone")
@@ -456,6 +457,57 @@ def forward_dynamics(system: System, q, qd, tau, *, f_ext=None) -> np.ndarray:
     tau = _dof_vector(system, tau, "tau", where)
     tr = terms(system, st, tau=tau, f_ext=f_ext, check=False)
     return _solve(system, tr, _Uncounted(), where).qdd
+
+
+# ----------------------------------------------------------------------------- Pinocchio's coordinates
+
+class PinocchioMaps(NamedTuple):
+    """The package's absolute ``state`` for Pinocchio's (q, v), the matrix ``S`` with
+    qdot_ours = S v_pin (block diagonal, orthogonal), and ``qdd`` = the package's joint
+    accelerations for Pinocchio's a (None when no a was given)."""
+
+    state: State
+    S: np.ndarray
+    qdd: object
+
+
+def pinocchio_maps(robot, q, v, a=None) -> PinocchioMaps:
+    """Convert Pinocchio's (q, v, a) of a robot from :mod:`rfda_teach.interop` to the package's terms.
+
+    Pinocchio's free-flyer and spherical speeds are in the child frame, the package's in the parent
+    joint frame: qdot_ours = S v_pin with S orthogonal (identity blocks for revolute and prismatic
+    joints).  So M_pin = S^T M_q S, tau_pin = S^T tau_ours, and qddot_ours = S (a + c), where c adds
+    omega x v to a free-flyer's local linear acceleration (the change of frame of v).
+
+    Examples
+    --------
+    >>> import numpy as np, pinocchio as pin
+    >>> from rfda_teach import interop
+    >>> from rfda_teach.system import terms
+    >>> robot = interop.example_robot("solo12")
+    >>> q, v, a = interop.random_state(robot, seed=1)
+    >>> st, S, qdd = pinocchio_maps(robot, q, v, a)
+    >>> tau = S.T @ inverse_dynamics(robot, terms(robot, st), qdd)
+    >>> bool(np.allclose(tau, pin.rnea(robot.pin_model, robot.pin_model.createData(), q, v, a)))
+    True
+    """
+    from . import interop
+    where = "jointspace.pinocchio_maps"
+    robot = interop._robot(robot, where)
+    model, data, q, v = interop._kinematics(robot, q, v, where)
+    S = np.zeros((model.nv, model.nv))
+    for i, Si in zip(range(1, model.njoints), interop._speed_maps(robot, data)):
+        S[robot.dof_slices[i - 1], model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]] = Si
+    qdd = None
+    if a is not None:
+        acc = _check.vector(a, model.nv, "a", where=where, hint=f"Pinocchio's acceleration of {robot.name!r}")
+        acc = acc.copy()
+        for i in range(1, model.njoints):
+            if robot.pin_kinds[i - 1] == "free":
+                s0 = model.idx_vs[i]
+                acc[s0:s0 + 3] += np.cross(v[s0 + 3:s0 + 6], v[s0:s0 + 3])
+        qdd = S @ acc
+    return PinocchioMaps(interop._state(model, data), S, qdd)
 
 
 # ----------------------------------------------------------------------------- counted RFDA (both forms)

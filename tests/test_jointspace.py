@@ -117,16 +117,6 @@ def test_counted_rfda_forms_compute_the_rfda():
 
 # ----------------------------------------------------------------------------- Pinocchio
 
-def _pin_maps(robot, q, v):
-    from rfda_teach import interop
-    model = robot.pin_model
-    _, data, q, v = interop._kinematics(robot, q, v)
-    T = np.zeros((model.nv, model.nv))
-    for i, Ti in zip(range(1, model.njoints), interop._speed_maps(robot, data)):
-        T[robot.dof_slices[i - 1], model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]] = Ti
-    return interop._state(model, data), T
-
-
 @pytest.mark.parametrize("name", ["ur5", "panda", "solo12", "talos"])
 def test_against_pinocchio_rnea_and_crba(name):
     pin = pytest.importorskip("pinocchio")
@@ -135,31 +125,26 @@ def test_against_pinocchio_rnea_and_crba(name):
     model = robot.pin_model
     data = model.createData()
     q, v, a = interop.random_state(robot, seed=3)
-    st, T = _pin_maps(robot, q, v)                 # qdot_ours = T v_pin (orthogonal blocks)
+    st, S, qdd = js.pinocchio_maps(robot, q, v, a)      # qdot_ours = S v_pin (orthogonal blocks)
     tr = terms(robot, st)
     Mp = pin.crba(model, data, q)
     Mp = np.triu(Mp) + np.triu(Mp, 1).T
-    assert rel(T.T @ js.mass_matrix(robot, tr) @ T, Mp) < 1e-9
-    acc = a.copy()                                 # qddot_ours = T (a + omega x v) for a free-flyer
-    for i in range(1, model.njoints):
-        if robot.pin_kinds[i - 1] == "free":
-            s = model.idx_vs[i]
-            acc[s:s + 3] += np.cross(v[s + 3:s + 6], v[s:s + 3])
-    tau = js.inverse_dynamics(robot, tr, T @ acc)
-    assert rel(T.T @ tau, pin.rnea(model, data, q, v, a)) < 1e-9
+    assert rel(S.T @ js.mass_matrix(robot, tr) @ S, Mp) < 1e-9
+    assert rel(S.T @ js.inverse_dynamics(robot, tr, qdd), pin.rnea(model, data, q, v, a)) < 1e-9
     tau_pin = np.random.default_rng(0).normal(size=model.nv)
-    qdd = js.solve(robot, terms(robot, st, tau=T @ tau_pin)).qdd
-    assert rel(qdd, T @ _acc(robot, v, pin.aba(model, data, q, v, tau_pin))) < 1e-9
+    qdd_js = js.solve(robot, terms(robot, st, tau=S @ tau_pin)).qdd
+    assert rel(qdd_js, js.pinocchio_maps(robot, q, v, pin.aba(model, data, q, v, tau_pin)).qdd) < 1e-9
 
 
-def _acc(robot, v, a):
-    a = a.copy()
-    model = robot.pin_model
-    for i in range(1, model.njoints):
-        if robot.pin_kinds[i - 1] == "free":
-            s = model.idx_vs[i]
-            a[s:s + 3] += np.cross(v[s + 3:s + 6], v[s:s + 3])
-    return a
+def test_pinocchio_maps_refuses_plain_systems_and_bad_a():
+    pytest.importorskip("pinocchio")
+    from rfda_teach import interop
+    with pytest.raises(ModelError, match="robot"):
+        js.pinocchio_maps(models.chain(2), [0, 0], [0, 0])
+    robot = interop.example_robot("ur5")
+    q, v, _ = interop.random_state(robot, seed=0)
+    with pytest.raises(ModelError, match=r"\ba\b"):
+        js.pinocchio_maps(robot, q, v, np.zeros(5))
 
 
 # ----------------------------------------------------------------------------- counts

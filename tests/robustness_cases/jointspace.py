@@ -62,10 +62,26 @@ CASES = [
          lambda: js.count_multiplications(_ARM, "crba", state=(np.zeros(6), np.zeros(5))), ModelError, "state"),
 ]
 
+try:                                                          # needs the optional extra "robots"
+    from rfda_teach import interop as _interop
+    _interop.require_pinocchio()
+    _UR5 = _interop.example_robot("ur5")
+    _Q, _V, _ = _interop.random_state(_UR5, seed=0)
+    CASES += [
+        Case("jointspace.pinocchio_maps-robot", lambda: js.pinocchio_maps(_ARM, _Z2, _Z2), ModelError, "robot"),
+        Case("jointspace.pinocchio_maps-q", lambda: js.pinocchio_maps(_UR5, _Q[:3], _V), ModelError, r"\bq\b"),
+        Case("jointspace.pinocchio_maps-v", lambda: js.pinocchio_maps(_UR5, _Q, None), ModelError, r"\bv\b"),
+        Case("jointspace.pinocchio_maps-a", lambda: js.pinocchio_maps(_UR5, _Q, _V, [np.nan] * 6), ModelError,
+             r"\ba\["),
+    ]
+except ModelError:                                            # pragma: no cover - without Pinocchio
+    pass
+
 COVERED = [f"jointspace.{n}" for n in ("rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
                                        "mass_matrix", "velocity_map", "split_q", "neutral_q",
-                                       "count_multiplications")]
+                                       "count_multiplications", "pinocchio_maps")]
 
 EXEMPT: dict = {
     "jointspace.JointSpaceResult": "plain result record returned by jointspace.solve",
+    "jointspace.PinocchioMaps": "plain result record returned by jointspace.pinocchio_maps",
 }
