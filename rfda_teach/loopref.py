@@ -32,7 +32,7 @@ import scipy.linalg
 
 from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
-from .rcr import _check_q, _check_state, _consistent, _flag, _model, _series, _series_states, LoopSeries
+from .rcr import _check_q, _check_state, _consistent, _model, _series, _series_states, LoopSeries
 from .errors import ConstraintRankError, RFDAError
 from .system import System
 
@@ -185,7 +185,7 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    if _flag(check, "check", where):
+    if _check.flag(check, "check", where=where):
         _consistent(model, q0, qd0, where=f"{where} (initial state q0, qd0)")
     sys, cut = _open_chain(model)
     nb = model.n - 1
@@ -331,7 +331,7 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    if _flag(check, "check", where):
+    if _check.flag(check, "check", where=where):
         _consistent(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
     M_fun, F_fun = _sympy_model(model)
     order = M_fun.order

@@ -340,13 +340,9 @@ def _check_state(model, q, qd, where: str, check: bool) -> tuple:
     """q and qd checked as vectors and, unless ``check`` is False, for closing the loop."""
     q = _check_q(model, q, "q", where)
     qd = _check_q(model, qd, "qd", where)
-    if _flag(check, "check", where):
+    if _check.flag(check, "check", where=where):
         _consistent(model, q, qd, where=where)
     return q, qd
-
-
-def _flag(x, what: str, where: str) -> bool:
-    return bool(_check.instance(x, (bool, np.bool_), what, where=where, hint="give True or False"))
 
 
 def _series_states(series, qs, qds, where: str, check: bool) -> tuple:
@@ -1206,7 +1202,7 @@ def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", de
     q = _check_q(model, q, "q", where)
     qd = _check_q(model, qd, "qd", where)
     topo = _topology(model, method, dependents, where)
-    if _flag(check, "check", where):
+    if _check.flag(check, "check", where=where):
         _consistent(model, q, where=where)
     return _dependent_velocities(model, topo, q, qd)
 
@@ -1496,7 +1492,7 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
     where = "rcr.count_multiplications"
     _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
                     hint="give a loop such as rcr.loop_chain(8) or a series such as rcr.loop_series(3)")
-    by_step = _flag(by_step, "by_step", where)
+    by_step = _check.flag(by_step, "by_step", where=where)
     t = Tally()
     if isinstance(model, LoopSeries):
         series_accelerations(model, [L.q0 for L in model.loops], [np.zeros(L.n) for L in model.loops], tally=t,
