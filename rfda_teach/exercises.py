@@ -25,7 +25,8 @@ Checkers (chapter: function the student writes):
   (omega from R and R_dot), ``check_euler_rate_matrix`` (edot = 1/2 E^T omega);
 * One rigid body: ``check_gyroscopic_term`` (-omega x J omega),
   ``check_body_mass_matrix`` (M_i of eq. 6);
-* Joints: ``check_prismatic_rows`` (G_k and gamma_k of a planar prismatic joint);
+* Joints: ``check_prismatic_rows`` (G_k and gamma_k of a planar prismatic joint),
+  ``check_revolute_rows`` (G_k, Q_k and gamma_k of a planar revolute joint, eq. 18);
 * Constrained dynamics: ``check_baumgarte_step`` (eq. 7 with the Baumgarte
   right-hand side gamma - 2 alpha phi_dot - beta^2 phi).
 
@@ -68,7 +69,7 @@ from .errors import ModelError
 
 __all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
-           "check_prismatic_rows", "check_baumgarte_step", "CHECKERS"]
+           "check_prismatic_rows", "check_baumgarte_step", "check_revolute_rows", "CHECKERS"]
 
 #: default number of random cases per checker
 N_CASES = 40
@@ -513,6 +514,67 @@ def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     return run_cases(name, student_fn, cases)
 
 
+# ----------------------------------------------------------------------------- chapter: joints (revolute)
+
+def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(joint, y_j, yd_j, y_k, yd_k) -> (G_k, Q_k, gamma_k)`` of a planar revolute joint.
+
+    ``joint`` is a ``"revolute2d"`` :class:`rfda_teach.joints.Joint` between planar bodies j
+    (parent) and k, with the pin at ``joint.parent_point`` s'_j (parent axes) and
+    ``joint.child_point`` s'_k (child axes); y = (x, y, phi), yd = (xd, yd, phid).  The rows
+    come from the position constraint r_k + A(phi_k) s'_k - r_j - A(phi_j) s'_j = 0 of eq. (18):
+    G_k (2x3) multiplies ydot_k, Q_k (2x3) multiplies ydot_j and gamma_k (2,) is the right-hand
+    side of the acceleration constraint, eq. (1)-(3).  The states satisfy the joint.
+    Reference: :func:`rfda_teach.joints.evaluate`.
+
+    Examples
+    --------
+    >>> from rfda_teach.joints import evaluate
+    >>> def rows(jt, yj, ydj, yk, ydk):
+    ...     t = evaluate(jt, "planar", yj, ydj, yk, ydk)
+    ...     return t.G, t.Q, t.gamma
+    >>> check_revolute_rows(rows).passed
+    check_revolute_rows: passed on 40 cases
+    True
+    """
+    from .joints import evaluate
+    name = "check_revolute_rows"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        sys = models.random_tree(6, kind="planar", seed=s)
+        st = models.random_state(sys, seed=s, speed=2.0)
+        s += 1
+        ps, vs = sys.pos_slices, sys.vel_slices
+        for k, (jt, j) in enumerate(zip(sys.joints, sys.parents)):
+            if jt.type != "revolute2d" or j < 0 or len(cases) >= n_cases:
+                continue
+            args = (jt, st.y[ps[j]], st.yd[vs[j]], st.y[ps[k]], st.yd[vs[k]])
+            tk = evaluate(jt, "planar", *args[1:])
+            w_j, w_k = args[2][2], args[4][2]
+            a_j = args[3][:2] + _rot2(args[3][2]) @ jt.child_point - args[1][:2]      # A_j s'_j
+            a_k = _rot2(args[3][2]) @ jt.child_point                                   # A_k s'_k
+            wrong = (((tk.G, tk.Q, -tk.gamma), "sign of gamma_k? G_k ydd_k + Q_k ydd_j = gamma_k"),
+                     ((tk.Q, tk.G, tk.gamma), "G_k and Q_k swapped? G_k multiplies ydot_k of the child, "
+                                              "Q_k ydot_j of the parent"),
+                     ((tk.G, tk.Q, w_k ** 2 * a_k), "gamma_k has a parent term too: differentiate "
+                                                    "A(phi_j) s'_j twice as well"),
+                     ((tk.G, tk.Q, w_k ** 2 * jt.child_point - w_j ** 2 * jt.parent_point),
+                      "rotate the body-axes vectors into global axes: A(phi) s'"),
+                     ((tk.G, tk.Q, np.zeros(2)), "gamma_k is not zero: differentiate G_k ydot_k + "
+                                                 "Q_k ydot_j once more in time"))
+            cases.append(Case(args, "a revolute2d joint, y_j, yd_j, y_k, yd_k of shape (3,)",
+                              (tk.G, tk.Q, tk.gamma), wrong))
+    return run_cases(name, student_fn, cases)
+
+
+def _rot2(phi: float) -> np.ndarray:
+    """The planar rotation matrix A(phi) of eq. (18)."""
+    c, s = np.cos(phi), np.sin(phi)
+    return np.array([[c, -s], [s, c]])
+
+
 #: every checker by exercise name (the book's exercise index)
 CHECKERS = {
     "euler_rate_matrix": check_euler_rate_matrix,
@@ -522,4 +584,6 @@ CHECKERS = {
     "body_mass_matrix": check_body_mass_matrix,
     "prismatic_rows": check_prismatic_rows,
     "baumgarte_step": check_baumgarte_step,
+    "revolute_rows": check_revolute_rows,
 }
+

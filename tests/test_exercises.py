@@ -127,6 +127,29 @@ WRONG = [
 ]
 
 
+# ----------------------------------------------------------------------------- the planar revolute joint (eq. 18)
+
+def revolute_rows(jt, yj, ydj, yk, ydk):
+    """G_k, Q_k, gamma_k typed from eq. (18), independent of joints.evaluate."""
+    def A(p):
+        return np.array([[np.cos(p), -np.sin(p)], [np.sin(p), np.cos(p)]])
+    a_j, a_k = A(yj[2]) @ jt.parent_point, A(yk[2]) @ jt.child_point
+    perp = lambda a: np.array([-a[1], a[0]])          # noqa: E731  d(A a')/dphi
+    G = np.column_stack([np.eye(2), perp(a_k)])
+    Q = np.column_stack([-np.eye(2), -perp(a_j)])
+    return G, Q, ydk[2] ** 2 * a_k - ydj[2] ** 2 * a_j
+
+
+REFERENCE["revolute_rows"] = revolute_rows
+WRONG += [
+    ("revolute_rows", lambda *a: (revolute_rows(*a)[1], revolute_rows(*a)[0], revolute_rows(*a)[2]), "swapped"),
+    ("revolute_rows", lambda *a: (*revolute_rows(*a)[:2], -revolute_rows(*a)[2]), "sign of gamma"),
+    ("revolute_rows", lambda *a: (*revolute_rows(*a)[:2], revolute_rows(a[0], a[1], 0 * a[2], a[3], a[4])[2]),
+     "parent term"),
+    ("revolute_rows", lambda *a: (*revolute_rows(*a)[:2], 0 * revolute_rows(*a)[2]), "gamma_k is not zero"),
+]
+
+
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
