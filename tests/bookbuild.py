@@ -5,11 +5,16 @@ The build is the README's first command run in the repository itself, so it writ
 whose code did not change since the last build (for example the README's build command run
 just before ``python -m pytest``) is not executed again, and every other notebook is
 executed exactly once per test run.  A failing cell (a broken ``assert``) fails the build.
+
+The cache knows only the notebooks' code, not the package they import: when a file of
+``rfda_teach/`` is newer than a cached execution, the cache is dropped first, so a change to
+the package is always checked against every chapter.
 """
 from __future__ import annotations
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +24,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 CACHE = ROOT / "_build" / ".jupyter_cache"
+
+
+def cache_is_current() -> bool:
+    """True when every cached execution is newer than every file of ``rfda_teach/``."""
+    if not CACHE.exists():
+        return True
+    from datetime import timezone
+
+    from jupyter_cache import get_cache
+
+    newest = max(p.stat().st_mtime for p in (ROOT / "rfda_teach").rglob("*.py"))
+    records = get_cache(str(CACHE)).list_cache_records()
+    return all(r.created.replace(tzinfo=timezone.utc).timestamp() > newest for r in records)
 
 
 @dataclass(frozen=True)
@@ -37,6 +55,8 @@ def build_book() -> Build:
     cmd = [sys.executable, "-c",
            "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
            "build", str(ROOT), "-W", "-n", "--keep-going"]
+    if not cache_is_current():
+        shutil.rmtree(CACHE, ignore_errors=True)      # outputs of an older package
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
     seconds = time.perf_counter() - t0
