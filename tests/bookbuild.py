@@ -9,6 +9,9 @@ executed exactly once per test run.  A failing cell (a broken ``assert``) fails 
 The cache knows only the notebooks' code, not the package they import: when a file of
 ``rfda_teach/`` is newer than a cached execution, the cache is dropped first, so a change to
 the package is always checked against every chapter.
+
+``RFDA_BOOK_PREBUILT=1`` skips the build and tests the ``_build/html`` already there (for
+re-running the browser test alone).
 """
 from __future__ import annotations
 
