@@ -86,6 +86,12 @@ UNIT_TOL = 1e-6
 
 # ----------------------------------------------------------------------------- counted arithmetic
 
+def _cross(a, b) -> np.ndarray:
+    """a x b of two 3-vectors: the same products and differences, in the same order, as numpy.cross
+    (so the same bits), without its general-axis overhead (about 5x faster for one pair)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 @dataclass(eq=False)
 class Tally:
     """Counts scalar multiplications by step (a :class:`collections.Counter`); ``step`` names the
@@ -129,7 +135,7 @@ class Tally:
     def cross(self, a, b):
         """a x b (6 multiplications)."""
         self.add(6)
-        return np.cross(a, b)
+        return _cross(a, b)
 
     def cross_cols(self, a, B):
         """[a]x B for a 3 x k matrix B (6 per column)."""
@@ -244,7 +250,7 @@ def _Bw_local(axes: str, q, qd=None):
     Bd = np.zeros(3)
     w = np.zeros(3)
     for i in range(n):
-        Bd += qd[i] * np.cross(w, B[:, i])      # d/dt(R_<i e_i) = w_<i x (R_<i e_i)
+        Bd += qd[i] * _cross(w, B[:, i])      # d/dt(R_<i e_i) = w_<i x (R_<i e_i)
         w = w + qd[i] * B[:, i]
     return B, Bd
 
@@ -565,7 +571,7 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
         if b < 0:
             return p_local, np.zeros(3)
         x = kin.r[b] + kin.A[b] @ p_local
-        v = kin.rd[b] + np.cross(kin.w[b], x - kin.r[b])
+        v = kin.rd[b] + _cross(kin.w[b], x - kin.r[b])
         return x, v
 
     for sd in model.springs:
@@ -582,7 +588,7 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
             if body >= 0:
                 f = sign * tension * u
                 F[body] = F[body] + f
-                tau[body] = tau[body] + np.cross(x - kin.rc[body], f)
+                tau[body] = tau[body] + _cross(x - kin.rc[body], f)
     if model.tire_body >= 0 and model.tire_k > 0:
         zr = 0.0 if model.road is None else model.road(t_time)
         if type(zr) is not float or not math.isfinite(zr):              # slow path: a clear error or a float
@@ -724,7 +730,7 @@ def _point_state(model, kin, body, p_local):
         z = np.zeros(3)
         return p_local, z, z, z, z
     x = kin.r[body] + kin.A[body] @ p_local
-    xd = kin.rd[body] + np.cross(kin.w[body], x - kin.r[body])
+    xd = kin.rd[body] + _cross(kin.w[body], x - kin.r[body])
     return x, xd, kin.p[body], kin.pd[body], kin.w[body]
 
 
@@ -1089,10 +1095,10 @@ def _constraint_velocity(model: Model, kin: Kin) -> np.ndarray:
             out.append(2 * (xb - xa) @ (xbd - xad))
         elif c.kind == "d1":
             ua, ub = Aa @ c.ua, Ab @ c.ub
-            out.append(np.cross(wa, ua) @ ub + ua @ np.cross(wb, ub))
+            out.append(_cross(wa, ua) @ ub + ua @ _cross(wb, ub))
         else:
             ua = Aa @ c.ua
-            out.append(np.cross(wa, ua) @ (xb - xa) + ua @ (xbd - xad))
+            out.append(_cross(wa, ua) @ (xb - xa) + ua @ (xbd - xad))
     return np.array(out)
 
 
