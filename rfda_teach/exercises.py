@@ -28,7 +28,10 @@ Checkers (chapter: function the student writes):
 * Joints: ``check_prismatic_rows`` (G_k and gamma_k of a planar prismatic joint),
   ``check_revolute_rows`` (G_k, Q_k and gamma_k of a planar revolute joint, eq. 18);
 * Constrained dynamics: ``check_baumgarte_step`` (eq. 7 with the Baumgarte
-  right-hand side gamma - 2 alpha phi_dot - beta^2 phi).
+  right-hand side gamma - 2 alpha phi_dot - beta^2 phi);
+* Spatial vectors: ``check_planar_shift`` (the twist shift of rcr.shift_T),
+  ``check_planar_inertia_shift`` (planar spatial inertia about a point);
+* One elimination: ``check_lubich_contribution`` (a child's term of eq. 9-10);
 
 A later chapter adds a checker in a few lines: build a list of :class:`Case`
 records (arguments, a description of them by shape and kind, the reference
@@ -69,7 +72,8 @@ from .errors import ModelError
 
 __all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
-           "check_prismatic_rows", "check_baumgarte_step", "check_revolute_rows", "CHECKERS"]
+           "check_prismatic_rows", "check_baumgarte_step", "check_revolute_rows", "check_planar_shift",
+           "check_planar_inertia_shift", "check_lubich_contribution", "CHECKERS"]
 
 #: default number of random cases per checker
 N_CASES = 40
@@ -575,6 +579,121 @@ def _rot2(phi: float) -> np.ndarray:
     return np.array([[c, -s], [s, c]])
 
 
+# ----------------------------------------------------------------------------- chapter: spatial vectors
+
+def _planar_offsets(rng: np.random.Generator, n_cases: int) -> list:
+    """Planar offsets r: the first along the axes (easy to check by hand), then random."""
+    special = [np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([-0.5, 0.0])]
+    return [special[k] if k < len(special) else rng.normal(size=2) * rng.uniform(0.1, 3.0)
+            for k in range(n_cases)]
+
+
+def check_planar_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(r) -> S``, the 3x3 planar shift of a twist from point A to B = A + r.
+
+    A planar twist is (omega_z, v_x, v_y) (Critchley & Anderson's 3-vectors): the angular
+    velocity first, then the velocity of the point, world axes; S maps the twist at A to the
+    twist at B, v_B = v_A + omega x r.  Reference: :func:`rfda_teach.rcr.shift_T`.
+    """
+    from .rcr import shift_T
+    name = "check_planar_shift"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for r in _planar_offsets(rng, n_cases):
+        S = shift_T(r)
+        P = np.array([[0.0, 1, 0], [0, 0, 1], [1, 0, 0]])     # (v_x, v_y, omega) ordering
+        wrong = ((shift_T(-r), "direction of r? r points from A (where the twist is known) to B"),
+                 (S.T, "transposed: this is the matrix that moves a wrench from B back to A"),
+                 (P @ S @ P.T, "ordering: the twist is (omega_z, v_x, v_y), the angular velocity first"),
+                 (np.eye(3), "the velocity changes from point to point: v_B = v_A + omega x r"))
+        cases.append(Case((r,), "r: planar offset, shape (2,)", S, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(m, J, c) -> I_A``, the 3x3 planar spatial inertia about a point A.
+
+    The body has mass m and central moment of inertia J; its mass centre is at A + c.  I_A acts
+    on twists (omega_z, v_x, v_y) at A: the kinetic energy is 1/2 V_A^T I_A V_A and
+    I_A = S(c)^T diag(J, m, m) S(c) with S(c) = :func:`rfda_teach.rcr.shift_T` (c).
+    Reference: :func:`rfda_teach.rcr.shift_T` and :func:`rfda_teach.rcr.spatial_inertia`.
+    """
+    from .rcr import shift_T, spatial_inertia
+    name = "check_planar_inertia_shift"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for c in _planar_offsets(rng, n_cases):
+        m, J = float(rng.uniform(0.5, 5.0)), float(rng.uniform(0.05, 1.0))
+        Ic = spatial_inertia(Body("planar", m, J))
+        S = shift_T(c)
+        I_A = S.T @ Ic @ S
+        wrong = ((S @ Ic @ S.T, "S^T I S, not S I S^T: the energy is 1/2 V_c^T I_c V_c with V_c = S V_A"),
+                 (shift_T(-c).T @ Ic @ shift_T(-c), "direction of c? c points from A to the mass centre"),
+                 (Ic, "the inertia about A is not the central one: add the parallel-axis terms"),
+                 (I_A - np.diag([2 * m * (c @ c), 0, 0]), "parallel axis: I_A[0, 0] = J + m |c|^2"))
+        cases.append(Case((m, J, c), "m, J: positive scalars, c: offset A -> mass centre, shape (2,)",
+                          I_A, wrong))
+    return run_cases(name, student_fn, cases)
+
+
+# ----------------------------------------------------------------------------- chapter: one elimination
+
+def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(M_hat_k, f_hat_k, G_k, Q_k, gamma_k) -> (dM, df)``: what child k adds
+    to M_hat_j and f_hat_j of its parent in eq. (9)-(10),
+
+        dM = Q_k^T (G_k M_hat_k^-1 G_k^T)^-1 Q_k,
+        df = Q_k^T (G_k M_hat_k^-1 G_k^T)^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k).
+
+    The cases are the non-root joints of random planar and spatial trees, with M_hat_k and
+    f_hat_k from :func:`rfda_teach.rfda.forward_dynamics`.
+    """
+    from . import rfda
+    from .system import terms
+    name = "check_lubich_contribution"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(5, kind=kind, seed=s)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        tr = terms(sys, st)
+        res = rfda.forward_dynamics(sys, st, form="lubich")
+        for k, j in enumerate(sys.parents):
+            jt = tr.joint[k]
+            if j < 0 or jt.G.shape[0] == 0 or len(cases) >= n_cases:
+                continue
+            Mh, fh, G, Q, g = res.M_hat[k], res.f_hat[k], jt.G, jt.Q, jt.gamma
+
+            def contrib(M, f, gamma=g):
+                W = G @ np.linalg.solve(M, G.T)
+                return Q.T @ np.linalg.solve(W, Q), Q.T @ np.linalg.solve(W, gamma - G @ np.linalg.solve(M, f))
+
+            dM, df = contrib(Mh, fh)
+            W = G @ np.linalg.solve(Mh, G.T)
+            wrong = [((dM, Q.T @ np.linalg.solve(W, -g - G @ np.linalg.solve(Mh, fh))),
+                      "sign of gamma_k in eq. (10)? it is gamma_k - G_k M_hat_k^-1 f_hat_k"),
+                     ((dM, Q.T @ np.linalg.solve(W, G @ np.linalg.solve(Mh, fh) - g)),
+                      "sign of the force term: eq. (10) adds Q_k^T W^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k)"),
+                     ((Q.T @ W @ Q, Q.T @ W @ (g - G @ np.linalg.solve(Mh, fh))),
+                      "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1"),
+                     ((Q.T @ W @ Q, df), "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1")]
+            if not np.allclose(fh, tr.f[k]):
+                wrong.insert(0, (contrib(Mh, tr.f[k]), "f_hat_k, not f_k: the child's own subtree is "
+                                                        "already in f_hat_k"))
+            if not np.allclose(Mh, tr.M[k]):
+                wrong.insert(0, (contrib(tr.M[k], fh), "M_hat_k, not M_k: use the child's articulated "
+                                                        "matrix from step 1"))
+            cases.append(Case((Mh, fh, G, Q, g), f"a {jt.G.shape[0]}-row joint of a {kind} tree: "
+                                                  f"M_hat_k {Mh.shape[0]}x{Mh.shape[1]}, G_k, Q_k "
+                                                  f"{G.shape[0]}x{G.shape[1]}", (dM, df), tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
+
 #: every checker by exercise name (the book's exercise index)
 CHECKERS = {
     "euler_rate_matrix": check_euler_rate_matrix,
@@ -585,5 +704,8 @@ CHECKERS = {
     "prismatic_rows": check_prismatic_rows,
     "baumgarte_step": check_baumgarte_step,
     "revolute_rows": check_revolute_rows,
+    "planar_shift": check_planar_shift,
+    "planar_inertia_shift": check_planar_inertia_shift,
+    "lubich_contribution": check_lubich_contribution,
 }
 

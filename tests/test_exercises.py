@@ -150,6 +150,65 @@ WRONG += [
 ]
 
 
+# ----------------------------------------------------------------------------- spatial vectors, one elimination
+
+def planar_shift(r):
+    return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
+
+
+def planar_inertia_shift(m, J, c):
+    S = planar_shift(c)
+    return S.T @ np.diag([J, m, m]) @ S
+
+
+def lubich_contribution(M, f, G, Q, g):
+    W = G @ np.linalg.solve(M, G.T)
+    return Q.T @ np.linalg.solve(W, Q), Q.T @ np.linalg.solve(W, g - G @ np.linalg.solve(M, f))
+
+
+REFERENCE["planar_shift"] = planar_shift
+REFERENCE["planar_inertia_shift"] = planar_inertia_shift
+REFERENCE["lubich_contribution"] = lubich_contribution
+WRONG += [
+    ("planar_shift", lambda r: planar_shift(-r), "direction of r"),
+    ("planar_shift", lambda r: planar_shift(r).T, "wrench"),
+    ("planar_shift", lambda r: np.eye(3), "v_B = v_A + omega x r"),
+    ("planar_inertia_shift", lambda m, J, c: np.diag([J, m, m]), "parallel-axis"),
+    ("planar_inertia_shift", lambda m, J, c: planar_shift(c) @ np.diag([J, m, m]) @ planar_shift(c).T, "S^T I S"),
+    ("planar_inertia_shift", lambda m, J, c: planar_inertia_shift(m, J, -c), "direction of c"),
+    ("lubich_contribution", lambda M, f, G, Q, g: (lubich_contribution(M, f, G, Q, g)[0],
+                                                   lubich_contribution(M, f, G, Q, -g)[1]), "sign of gamma_k"),
+    ("lubich_contribution", lambda M, f, G, Q, g: (Q.T @ G @ np.linalg.solve(M, G.T) @ Q,
+                                                   lubich_contribution(M, f, G, Q, g)[1]), "invert W_k"),
+    ("lubich_contribution", lambda M, f, G, Q, g: tuple(-x for x in lubich_contribution(M, f, G, Q, g)),
+     "sign"),
+]
+
+
+def test_lubich_contribution_names_f_for_f_hat(capsys):
+    """The misprint of eq. (12) has a twin here: f_k where f_hat_k belongs."""
+    from rfda_teach import models, rfda
+    from rfda_teach.system import terms
+    cache = {}
+
+    def fn(M, f, G, Q, g):
+        # look up f_k of the same node: find it by M_hat among cached runs
+        for key, (Mh, fk) in cache.items():
+            if np.array_equal(M, Mh):
+                return lubich_contribution(M, fk, G, Q, g)
+        return lubich_contribution(M, f, G, Q, g)
+    s = ex.SEED
+    for s in range(ex.SEED, ex.SEED + 20):
+        sys = models.random_tree(5, kind="planar" if s % 2 == 0 else "spatial", seed=s)
+        st = models.random_state(sys, seed=s)
+        tr, res = terms(sys, st), rfda.forward_dynamics(sys, st)
+        for k in range(sys.n):
+            cache[(s, k)] = (res.M_hat[k], tr.f[k])
+    r = ex.check_lubich_contribution(fn)
+    out = capsys.readouterr().out
+    assert not r.passed and "f_hat_k, not f_k" in out, out
+
+
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
