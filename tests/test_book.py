@@ -78,3 +78,19 @@ def test_every_display_equation_can_carry_a_tag():
         for text in texts:
             for block in re.findall(r"\$\$(.*?)\$\$", text, flags=re.S):
                 assert "\\tag" not in block, f"{path.name}: \\tag inside $$...$$: {block[:80]}"
+
+
+# chapters whose owners still have to fit them to the text column (issue 12, item 4)
+WIDE_CODE = {"kane.ipynb", "refpoint.ipynb", "closed_loops.ipynb", "humanoid.ipynb"}
+
+
+@pytest.mark.parametrize("notebook", [
+    pytest.param(n, marks=pytest.mark.xfail(reason="code wider than 80 columns (issue 12)",
+                                            strict=False)) if n in WIDE_CODE else n
+    for n in sorted(p.name for p in (ROOT / "book").glob("*.ipynb"))])
+def test_code_cells_fit_the_text_column(notebook):
+    """The rendered code column holds about 80 characters; wider lines scroll sideways."""
+    cells = json.loads((ROOT / "book" / notebook).read_text())["cells"]
+    wide = [line for c in cells if c["cell_type"] == "code"
+            for line in "".join(c["source"]).split("\n") if len(line) > 80]
+    assert not wide, f"{len(wide)} code lines over 80 characters, e.g. {wide[0]!r}"
