@@ -100,7 +100,16 @@ class KaneSystem:
     ``mass[K-1]``, ``inertia[K-1]`` (central inertia matrix I'_GK in K-frame components),
     ``q[K-1]`` = q'_K (from O_J to Q_K, J-frame components; q'_1 = 0), ``r[K-1]`` = r'_K
     (from O_K to G_K, K-frame components), gravity in inertial components, and an initial
-    state ``x0``, ``y0``.
+    state ``x0``, ``y0``.  Every field is checked (see the module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = eight_body()
+    >>> two = KaneSystem((0, 1), s.mass[:2], s.inertia[:2], s.q[:2], s.r[:2], s.gravity,
+    ...                  np.concatenate([s.x0[:8], np.zeros(6)]), s.y0[:12])
+    >>> two.N, two.topology.n
+    (2, 2)
     """
 
     L: tuple

@@ -257,7 +257,15 @@ class RBody:
     ``s`` = s'_j, the joint point in the parent's frame {O_i} (world for the chassis); ``C`` = C_j,
     the joint base frame in {O_i}; ``axes`` the rotation axes of joint j in that frame ("z" revolute,
     "xy" universal, "xyz" spherical); ``rho`` = rho'_j, the centroid in {O_j}; ``J`` the central
-    inertia in {O_j} axes (the precomputed C^c J^c C^cT of Tsai & Haug).
+    inertia in {O_j} axes (the precomputed C^c J^c C^cT of Tsai & Haug).  C must be a rotation, J
+    symmetric positive definite with principal moments obeying J1 + J2 >= J3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = RBody("link", -1, np.zeros(3), np.eye(3), "xy", 1.0, np.array([0, 0, 0.2]), np.diag([0.02, 0.02, 0.01]))
+    >>> b.J.dtype, b.parent
+    (dtype('float64'), -1)
     """
 
     name: str
