@@ -26,7 +26,7 @@ import numpy as np
 from .errors import ModelError, RFDAWarning
 
 __all__ = ["scalar", "time", "time_span", "positive_int", "vector", "matrix", "seed", "choice",
-           "instance", "flag", "warn"]
+           "instance", "flag", "warn", "inertia", "t_eval", "INERTIA_TOL"]
 
 
 def _pre(where: str) -> str:
@@ -178,6 +178,58 @@ def matrix(x, shape, what: str, *, where: str = "", symmetric: bool = False,
             raise ModelError(f"{_pre(where)}{what} is not a rotation matrix (|R^T R - I| = {err:.3g}, "
                              f"det = {np.linalg.det(a):.3g}); give an orthonormal matrix with det +1")
     return a
+
+
+#: relative slack of the triangle inequality J1 + J2 >= J3 (1 - INERTIA_TOL) of principal moments
+INERTIA_TOL = 1e-6
+
+
+def inertia(J, what: str = "inertia", *, where: str = "") -> np.ndarray:
+    """A central inertia matrix (kg m^2): finite, 3x3, symmetric, positive definite, and its
+    principal moments obey the triangle inequality J1 + J2 >= J3 that every mass distribution does.
+
+    Examples
+    --------
+    >>> inertia([[1, 0, 0], [0, 1, 0], [0, 0, 3]], "J", where="body 'arm'")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: body 'arm': J has principal moments [1. 1. 3.], which violate the triangle inequality J1 + J2 >= J3 (2 < 3); no rigid body has this inertia: check the units, the axes and the parallel-axis shift
+    """
+    J = matrix(J, (3, 3), what, where=where, symmetric=True)
+    lam = np.linalg.eigvalsh(0.5 * (J + J.T))
+    shown = np.array2string(lam, precision=6)
+    if not lam[0] > 0:
+        raise ModelError(f"{_pre(where)}{what} is not positive definite (principal moments {shown}); give a "
+                         "symmetric positive definite inertia matrix (kg m^2)")
+    if lam[0] + lam[1] < lam[2] * (1 - INERTIA_TOL):
+        raise ModelError(f"{_pre(where)}{what} has principal moments {shown}, which violate the triangle "
+                         f"inequality J1 + J2 >= J3 ({lam[0] + lam[1]:.6g} < {lam[2]:.6g}); no rigid body has "
+                         "this inertia: check the units, the axes and the parallel-axis shift")
+    return J
+
+
+def t_eval(te, t_final: float, *, where: str = ""):
+    """None, or strictly increasing output times inside [0, t_final].
+
+    Examples
+    --------
+    >>> t_eval([0.0, 2.0, 1.0], 2.0, where="simulate")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: simulate: t_eval is not strictly increasing; sort it and drop repeated times
+    """
+    if te is None:
+        return None
+    te = vector(np.atleast_1d(te) if np.ndim(te) == 0 and not isinstance(te, str) else te, None, "t_eval",
+                where=where)
+    if te.size == 0:
+        raise ModelError(f"{_pre(where)}t_eval is empty; give at least one output time in [0, t_final] or None")
+    if te.min() < 0 or te.max() > t_final:
+        raise ModelError(f"{_pre(where)}t_eval has times outside [0, t_final] = [0, {t_final}] "
+                         f"(from {te.min():.6g} to {te.max():.6g}); give output times inside the span")
+    if np.any(np.diff(te) <= 0):
+        raise ModelError(f"{_pre(where)}t_eval is not strictly increasing; sort it and drop repeated times")
+    return te
 
 
 def seed(s, what: str = "seed", *, where: str = ""):

@@ -44,8 +44,8 @@ KINDS = {"point2": (2, 2, 2), "planar": (3, 3, 2), "spatial": (7, 6, 3)}
 #: largest | |e| - 1 | accepted for Euler parameters before a ModelError
 EULER_TOL = 1e-6
 
-#: relative slack in the triangle inequality J3 <= (J1 + J2)(1 + TRIANGLE_TOL) of principal moments
-TRIANGLE_TOL = 1e-6
+#: relative slack in the triangle inequality of principal moments (see rfda_teach._check.inertia)
+TRIANGLE_TOL = _check.INERTIA_TOL
 
 
 def _kind(kind) -> str:
@@ -122,21 +122,7 @@ class Body:
                 raise ModelError(f"{where}: moment of inertia J = {Js} is not positive; give J > 0")
             J = np.array([[Js]])
         else:
-            J = _check._array(self.inertia, "inertia", where)
-            if J.shape != (3, 3):
-                raise ModelError(f"{where}: a spatial inertia must be a 3x3 matrix, got shape {J.shape}")
-            if not np.all(np.isfinite(J)):
-                raise ModelError(f"{where}: inertia contains NaN or inf")
-            if not np.allclose(J, J.T, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(J).max())):
-                raise ModelError(f"{where}: inertia matrix is not symmetric; give J' = J'^T")
-            if np.linalg.eigvalsh(J).min() <= 0:
-                raise ModelError(f"{where}: inertia matrix is not positive definite "
-                                 f"(eigenvalues {np.round(np.linalg.eigvalsh(J), 6)}); fix the inertia")
-            lam = np.linalg.eigvalsh(J)                       # principal moments, ascending
-            if lam[2] > (lam[0] + lam[1]) * (1 + TRIANGLE_TOL):
-                raise ModelError(
-                    f"{where}: principal moments {np.round(lam, 9)} violate the triangle inequality "
-                    f"J3 <= J1 + J2 (no mass distribution has them); fix the inertia")
+            J = _check.inertia(self.inertia, "inertia", where=where)
         object.__setattr__(self, "_J", J)
 
     @property

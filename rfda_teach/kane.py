@@ -66,30 +66,13 @@ EULER_GAIN = 10.0
 EULER_TOL = 1e-6
 
 #: relative tolerance of the triangle inequality J1 + J2 >= J3 of principal moments of inertia
-INERTIA_TOL = 1e-6
+INERTIA_TOL = _check.INERTIA_TOL
 
 
 def _cross(a, b) -> np.ndarray:
     """a x b of two 3-vectors: the same products and differences, in the same order, as numpy.cross
     (so the same bits), without its general-axis overhead (about 5x faster for one pair)."""
     return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
-
-
-def _inertia(J, what: str, *, where: str) -> np.ndarray:
-    """A central inertia matrix: finite, symmetric, positive definite, and its principal moments
-    obey the triangle inequality J1 + J2 >= J3 (relative tolerance :data:`INERTIA_TOL`) that every
-    real mass distribution satisfies."""
-    J = _check.matrix(J, (3, 3), what, where=where, symmetric=True)
-    lam = np.linalg.eigvalsh(0.5 * (J + J.T))
-    shown = np.array2string(lam, precision=6)
-    if not lam[0] > 0:
-        raise ModelError(f"{where}: {what} is not positive definite (principal moments {shown}); give a "
-                         "symmetric positive definite inertia matrix (kg m^2)")
-    if lam[0] + lam[1] < lam[2] * (1 - INERTIA_TOL):
-        raise ModelError(f"{where}: {what} has principal moments {shown}, which violate the triangle "
-                         f"inequality J1 + J2 >= J3 ({lam[0] + lam[1]:.6g} < {lam[2]:.6g}); no rigid body has "
-                         "this inertia: check the units, the axes and the parallel-axis shift")
-    return J
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +129,7 @@ class KaneSystem:
                 raise ModelError(f"{where}: body {K + 1}: mass {mass[K]} is not positive; give every body a mass > 0")
         inertia = _check.matrix(self.inertia, (N, 3, 3), "inertia", where=where)
         for K in range(N):
-            _inertia(inertia[K], f"inertia[{K}] (body {K + 1})", where=where)
+            _check.inertia(inertia[K], f"inertia[{K}] (body {K + 1})", where=where)
         q = _check.matrix(self.q, (N, 3), "q", where=where)
         r = _check.matrix(self.r, (N, 3), "r", where=where)
         if np.any(q[0] != 0):
@@ -608,22 +591,6 @@ def euler_norm_drift(system: KaneSystem, X) -> float:
     return float(np.abs(norms - 1).max())
 
 
-def _t_eval(t_eval, t_final: float, where: str):
-    """None, or increasing times inside [0, t_final]."""
-    if t_eval is None:
-        return None
-    te = _check.vector(np.atleast_1d(t_eval) if np.ndim(t_eval) == 0 and not isinstance(t_eval, str) else t_eval,
-                       None, "t_eval", where=where)
-    if te.size == 0:
-        raise ModelError(f"{where}: t_eval is empty; give at least one output time in [0, t_final] or None")
-    if te.min() < 0 or te.max() > t_final:
-        raise ModelError(f"{where}: t_eval has times outside [0, t_final] = [0, {t_final}] "
-                         f"(from {te.min():.6g} to {te.max():.6g}); give output times inside the span")
-    if np.any(np.diff(te) <= 0):
-        raise ModelError(f"{where}: t_eval is not strictly increasing; sort it and drop repeated times")
-    return te
-
-
 def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10, atol: float = 1e-10,
              t_eval=None, speeds=None):
     """Integrate eq. (39), (42)-(43) over [0, t_final] with solve_ivp (DOP853).
@@ -647,7 +614,7 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
     t_final = _check.time_span(t_final, "t_final", where=where)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    t_eval = _t_eval(t_eval, t_final, where)
+    t_eval = _check.t_eval(t_eval, t_final, where=where)
     N = system.N
     if speeds is not None:
         speeds = _speeds(speeds, N, where)

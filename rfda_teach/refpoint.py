@@ -60,7 +60,7 @@ from scipy.linalg import cho_factor, cho_solve
 from . import _check
 from .bodies import _skew as skew, frame_with_z   # _skew: the unchecked fast path for computed vectors
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
-from .kane import _cross, _inertia
+from .kane import _cross
 from .tree import Topology
 
 __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
@@ -287,7 +287,7 @@ class RBody:
         _axes(self.axes, "axes", where=where)
         _set(self, "mass", _check.scalar(self.mass, "mass", where=where, positive=True))
         _set(self, "rho", _check.vector(self.rho, 3, "rho", where=where, hint="the centroid in {O_j}"))
-        _set(self, "J", _inertia(self.J, "J", where=where))
+        _set(self, "J", _check.inertia(self.J, "J", where=where))
 
 
 def _set(obj, name, value):
@@ -1219,7 +1219,6 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     """
     from scipy.integrate import solve_ivp
 
-    from .kane import _t_eval
     where = "refpoint.simulate"
     q0, qd0, point = _inputs(model, q0, qd0, point, where)
     q0, qd0 = np.array(q0), np.array(qd0)
@@ -1228,7 +1227,7 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    t_eval = _t_eval(t_eval, t_final, where)
+    t_eval = _check.t_eval(t_eval, t_final, where=where)
     check = _check.flag(check, "check", where=where)
     if check:
         _consistency(model, _kinematics(model, q0, qd0), qd0, where)

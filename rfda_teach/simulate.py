@@ -138,10 +138,7 @@ def _times(t_eval, n_out, t_final: float, where: str):
         return np.linspace(0.0, t_final, _check.positive_int(n_out, "n_out", where=where, minimum=2))
     if t_eval is None:
         return None
-    t_eval = _check.vector(t_eval, None, "t_eval", where=where)
-    if t_eval.size == 0 or t_eval.min() < 0.0 or t_eval.max() > t_final or np.any(np.diff(t_eval) <= 0):
-        raise ModelError(f"{where}: t_eval must be increasing times in [0, t_final = {t_final}], got {t_eval}")
-    return t_eval
+    return _check.t_eval(t_eval, t_final, where=where)
 
 
 def simulate(system: System, state, t_final: float, *, form: str = "featherstone", rtol: float = 1e-10,
