@@ -307,22 +307,24 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     dtw = nl + na
     Wk = np.zeros((dtw, pk))
     Wj = np.zeros((dtw, pk))
-    Wk[:nl, :nl] = np.eye(nl)
-    Wj[:nl, :nl] = -np.eye(nl)
+    for i in range(nl):
+        Wk[i, i] = 1.0
+        Wj[i, i] = -1.0
     if kind == "point2":
         w = v_k - v_j
         kappa = np.zeros(2)
         rho = np.zeros(2)
     elif kind == "planar":
         w_k = yd_k[2]
-        Wk[:2, 2] = _cross2(1.0, a_k)
-        Wk[2, 2] = 1.0
-        Wj[:2, 2] = -_cross2(1.0, p - r_j)
-        Wj[2, 2] = -1.0
-        pdot = v_k + _cross2(w_k, a_k)
-        w = np.concatenate([pdot - v_j - _cross2(w_j, p - r_j), [w_k - w_j]])
-        kappa = np.concatenate([-w_k ** 2 * a_k - _cross2(w_j, pdot - v_j), [0.0]])
-        rho = np.concatenate([-_cross2(w_j, w[:2]), [0.0]])
+        ax, ay = a_k
+        bx, by = p[0] - r_j[0], p[1] - r_j[1]
+        Wk[0, 2], Wk[1, 2], Wk[2, 2] = -ay, ax, 1.0                  # omega x a in the plane
+        Wj[0, 2], Wj[1, 2], Wj[2, 2] = by, -bx, -1.0
+        pdx, pdy = v_k[0] - w_k * ay, v_k[1] + w_k * ax
+        ux, uy = pdx - v_j[0], pdy - v_j[1]
+        w = np.array([ux + w_j * by, uy - w_j * bx, w_k - w_j])
+        kappa = np.array([-w_k * w_k * ax + w_j * uy, -w_k * w_k * ay - w_j * ux, 0.0])
+        rho = np.array([w_j * w[1], -w_j * w[0], 0.0])
     else:
         w_k = yd_k[3:6]
         Wk[:3, 3:] = -_skew(a_k)
@@ -400,6 +402,10 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
                              "zero; give unit Euler parameters, e.g. (1, 0, 0, 0)")
     if y_j is not None:
         y_j = _check.vector(y_j, npos(kind), "y_j", where="joint_pose")
+    return _joint_pose(joint, kind, y_j, q)
+
+
+def _joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     nl = _twist_sizes(kind)[0]
     R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
     r_j = np.zeros(nl) if y_j is None else y_j[:nl]

@@ -31,7 +31,7 @@ import scipy.integrate
 import scipy.linalg
 
 from . import _check, dae, joints as _j, rfda, system as _s
-from .models import state_from_joints
+from .models import _state_from_joints
 from .rcr import _check_q, _check_state, _consistent, _model, _series, _series_states, LoopSeries
 from .errors import ConstraintRankError, RFDAError
 from .system import System
@@ -100,7 +100,7 @@ def _cut_rows(sys, cut, st):
 
 def _state(model, sys, q, qd):
     nb = model.n - 1
-    return state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]])
+    return _state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]])
 
 
 def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, check: bool = True) -> np.ndarray:
@@ -387,7 +387,7 @@ def _series_tree(series):
 def _series_state(series, sys, qs, qds):
     qt = [np.array([v]) for L, q in zip(series.loops, qs) for v in np.asarray(q, float)[:L.n - 1]]
     qdt = [np.array([v]) for L, qd in zip(series.loops, qds) for v in np.asarray(qd, float)[:L.n - 1]]
-    return state_from_joints(sys, qt, qdt)
+    return _state_from_joints(sys, qt, qdt)
 
 
 def _series_rows(sys, cuts, st):
