@@ -15,6 +15,8 @@ re-running the browser test alone).
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import os
 import shutil
@@ -50,6 +52,18 @@ class Build:
     html: Path
 
 
+@contextlib.contextmanager
+def _build_lock():
+    """One build at a time in this checkout (several test runs may share ``_build``)."""
+    (ROOT / "_build").mkdir(exist_ok=True)
+    with open(ROOT / "_build" / ".build.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 @functools.lru_cache(maxsize=1)
 def build_book() -> Build:
     """Run ``jupyter-book build . -W -n --keep-going`` once; return its outcome."""
@@ -58,11 +72,12 @@ def build_book() -> Build:
     cmd = [sys.executable, "-c",
            "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
            "build", str(ROOT), "-W", "-n", "--keep-going"]
-    if not cache_is_current():
-        shutil.rmtree(CACHE, ignore_errors=True)      # outputs of an older package
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
-    seconds = time.perf_counter() - t0
+    with _build_lock():
+        if not cache_is_current():
+            shutil.rmtree(CACHE, ignore_errors=True)      # outputs of an older package
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
+        seconds = time.perf_counter() - t0
     return Build(proc.returncode, proc.stdout[-6000:] + proc.stderr[-6000:], seconds, HTML)
 
 
