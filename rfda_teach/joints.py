@@ -49,7 +49,7 @@ from .bodies import KINDS, _e_to_R, _planar_rotation, _rotation, _skew, ndim, np
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
-           "random_joint_position", "position_residual"]
+           "random_joint_position", "position_residual", "Phi"]
 
 _ALL = "all"
 
@@ -465,6 +465,54 @@ def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
             out.append((R_rel - np.eye(3)).ravel())
         else:
             out.append(R_rel[:, 2] - np.array([0.0, 0.0, 1.0]))
+    return np.concatenate([np.asarray(o, float).ravel() for o in out])
+
+
+def Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+    """The position constraint Phi_k(y_j, y_k) = 0 of a joint, row for row with G_k (eq. 1).
+
+    Its time derivative is Q_k ydot_j + G_k ydot_k to first order near Phi_k = 0, which is
+    what Baumgarte stabilisation (gamma_k - 2 alpha Phi_k' - beta^2 Phi_k) and projection need.
+    Rows of G_k in global axes (a pin's two or three position rows, a locked rotation) get
+    global components: the joint points' separation, the small-angle vector of the relative
+    rotation; rows in the parent joint frame (a slider's off-axis directions, a hinge's tilt)
+    get joint-frame components.  A custom joint has no position kinematics: an empty array.
+    :func:`position_residual` gives the same violation in joint-frame components only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jt = Joint("revolute2d", parent_point=[1.0, 0.0], child_point=[-0.5, 0.0])
+    >>> y_k = joint_pose(jt, "planar", np.array([0.0, 0.0, np.pi / 2]), [0.3])
+    >>> y_k[1] += 0.01                                  # lift the child 1 cm in global y
+    >>> np.round(Phi(jt, "planar", np.array([0.0, 0.0, np.pi / 2]), y_k), 12) + 0.0
+    array([0.  , 0.01])
+    """
+    joint, kind, y_j, _, y_k, _ = _args(joint, kind, "Phi", y_j, y_k, need_vel=False)
+    return _Phi(joint, kind, y_j, y_k)
+
+
+def _Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+    if joint.type == "custom":
+        return np.zeros(0)
+    nl = _twist_sizes(kind)[0]
+    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
+    r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
+    R_k = _rotation(kind, y_k)
+    R_J = R_j @ joint.parent_frame
+    sep = np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point   # global
+    _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
+    out = [sep if lc == _ALL else (R_J.T @ sep)[list(lc)]]
+    if kind != "point2" and ac:
+        R_rel = R_J.T @ R_k @ joint.child_frame          # child joint frame in parent joint frame
+        if kind == "planar":
+            out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
+        elif ac == _ALL:
+            A = 0.5 * (R_rel - R_rel.T)                  # small-angle vector, joint frame ...
+            out.append(R_J @ np.array([A[2, 1], A[0, 2], A[1, 0]]))   # ... in global axes
+        else:
+            z = R_rel[:, 2]                              # the hinge/slide axis tilts by (-z_y, z_x)
+            out.append(np.array([-z[1], z[0]])[list(range(len(ac)))])
     return np.concatenate([np.asarray(o, float).ravel() for o in out])
 
 

@@ -28,9 +28,9 @@ from scipy.integrate import solve_ivp
 from . import _check, dae, rfda
 from .bodies import mass_matrix
 from .errors import ModelError
-from .system import State, System, check_consistency, check_state, terms
+from .system import State, System, _residuals, check_consistency, check_state, terms
 
-__all__ = ["position_rate", "energy", "simulate", "Trajectory"]
+__all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
 
 
 def _quat_mul(a, b):
@@ -141,14 +141,69 @@ def _times(t_eval, n_out, t_final: float, where: str):
     return _check.t_eval(t_eval, t_final, where=where)
 
 
+def project(system: System, state, *, iterations: int = 3) -> State:
+    """Project a state onto the constraint manifold: positions by Gauss-Newton steps
+    y <- y + rate(-C^T (C C^T)^-1 Phi), velocities by the M-orthogonal projection
+    ydot <- ydot - M^-1 C^T (C M^-1 C^T)^-1 C ydot (the smallest change in kinetic-energy norm).
+
+    C is the constraint Jacobian of eq. (7) and Phi the joints' position constraints
+    (:func:`rfda_teach.system.constraint_residuals`); ``rate`` maps a velocity-space correction to
+    the positions (Euler parameters through their rate, then renormalised).  Dense, O(n^3): a
+    teaching tool and a reference, used between integration intervals.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models, simulate
+    >>> from rfda_teach.system import constraint_residuals
+    >>> sys = models.chain(3); st = models.random_state(sys, seed=0)
+    >>> off = (st.y + 1e-3, st.yd + 1e-2)                       # off the manifold
+    >>> phi, phi_dot = constraint_residuals(sys, simulate.project(sys, off))
+    >>> bool(np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12)
+    True
+    """
+    where = "simulate.project"
+    system = _system_arg(system, where)
+    iterations = _check.positive_int(iterations, "iterations", where=where)
+    y, yd = check_state(system, state)
+    nv = system.n_vel
+    for _ in range(iterations):
+        tr = terms(system, State(y, yd), check=False)
+        phi, _ = _residuals(system, y, yd, tr)
+        C = dae.assemble_terms(system, tr)[0][nv:, :nv]
+        dv = -C.T @ np.linalg.solve(C @ C.T, phi)
+        y = _normalise(system, y + _position_rate(system, y, dv))
+    tr = terms(system, State(y, yd), check=False)
+    K = dae.assemble_terms(system, tr)[0]
+    M, C = K[:nv, :nv], K[nv:, :nv]
+    MiCt = np.linalg.solve(M, C.T)
+    yd = yd - MiCt @ np.linalg.solve(C @ MiCt, C @ yd)
+    return State(y, yd)
+
+
+def _baumgarte(baumgarte, where: str):
+    if baumgarte is None:
+        return None
+    try:
+        alpha, beta = baumgarte
+    except (TypeError, ValueError):
+        raise ModelError(f"{where}: baumgarte must be None or a pair (alpha, beta) in 1/s, "
+                         f"got {baumgarte!r}") from None
+    return (_check.scalar(alpha, "baumgarte alpha", where=where, nonneg=True),
+            _check.scalar(beta, "baumgarte beta", where=where, nonneg=True))
+
+
 def simulate(system: System, state, t_final: float, *, form: str = "featherstone", rtol: float = 1e-10,
              atol: float = 1e-10, t_eval=None, n_out: int | None = None, tau=None,
-             check: bool = True) -> Trajectory:
+             check: bool = True, baumgarte=None) -> Trajectory:
     """Integrate the motion from ``state`` over [0, t_final] with solve_ivp (DOP853).
 
     ``form`` is "lubich", "featherstone" or "dense" (eq. 7).  ``tau`` is a constant
     joint-force vector or a callable tau(t, state).  Output at the integrator's steps,
-    at the times ``t_eval``, or at ``n_out`` (>= 2) evenly spaced times.
+    at the times ``t_eval``, or at ``n_out`` (>= 2) evenly spaced times.  With
+    ``baumgarte=(alpha, beta)`` every joint's gamma_k becomes
+    gamma_k - 2 alpha Phi_k' - beta^2 Phi_k (Baumgarte stabilisation of the drift of eq. 7's
+    index-1 form; Phi_k from :func:`rfda_teach.joints.Phi`).
 
     The initial state is checked first: shapes of y and ydot, NaN/inf, Euler parameters
     of unit norm within :data:`~rfda_teach.bodies.EULER_TOL` (ModelError), and, unless
@@ -175,6 +230,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     _check.instance(check, (bool, np.bool_), "check", where=where)
+    stab = _baumgarte(baumgarte, where)
     t_eval = _times(t_eval, n_out, t_final, where)
     tau = _tau(tau, system, where)
     y0, yd0 = check_state(system, state)              # shapes, NaN, |e| - 1 <= EULER_TOL (ModelError)
@@ -189,6 +245,11 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         st = State(y, yd)
         tq = tau(t, st) if callable(tau) else tau
         tr = terms(system, st, t, tau=tq, check=False)     # drift is the integrator's business
+        if stab is not None:
+            phi, phi_dot = _residuals(system, y, yd, tr)
+            g = stab[1] ** 2 * phi + 2 * stab[0] * phi_dot
+            tr = tr._replace(joint=[jt._replace(gamma=jt.gamma - g[cs])
+                                    for jt, cs in zip(tr.joint, system.con_slices)])
         ydd = dae.solve(system, tr).ydd if form == "dense" else rfda.solve(system, tr, form).ydd
         return np.concatenate([_position_rate(system, y, yd), ydd])
 

@@ -34,7 +34,7 @@ from .errors import ConstraintViolationError, ModelError
 from .tree import Topology
 
 __all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
-           "check_terms", "POSITION_TOL", "VELOCITY_TOL"]
+           "check_terms", "constraint_residuals", "POSITION_TOL", "VELOCITY_TOL"]
 
 #: a state is consistent when every joint's position residual is below POSITION_TOL (metres or
 #: radians) and its velocity residual |G_k ydot_k + Q_k ydot_j| below VELOCITY_TOL (1 + |ydot|_max)
@@ -265,6 +265,39 @@ def _velocity_ok(system: System, k: int, tk, yd) -> None:
             f"system {system.name!r}: the velocities violate {_joint_name(system, k)}: "
             f"|G_k ydot_k + Q_k ydot_j| = {np.abs(r).max():.3g} > {tol:.3g}; build consistent states with "
             "models.state_from_joints or models.random_state, or pass check=False to skip this check")
+
+
+def constraint_residuals(system: System, state) -> tuple:
+    """(Phi, Phi_dot): the position constraints of every joint (:func:`rfda_teach.joints.Phi`)
+    and their rates C ydot = Q_k ydot_j + G_k ydot_k - nu_k (eq. 1), stacked in the row order
+    of eq. (7) (``system.con_slices``).  Both vanish on a consistent state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.planar_revolute_pair(); st = models.random_state(sys, seed=0)
+    >>> phi, phi_dot = constraint_residuals(sys, st)
+    >>> phi.shape, bool(np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12)
+    ((2,), True)
+    """
+    y, yd = check_state(system, state)
+    return _residuals(system, y, yd, terms(system, (y, yd), check=False))
+
+
+def _residuals(system: System, y, yd, tr) -> tuple:
+    ps, vs = system.pos_slices, system.vel_slices
+    phi = np.zeros(system.n_constraints)
+    phi_dot = np.zeros(system.n_constraints)
+    for k, (joint, jt) in enumerate(zip(system.joints, tr.joint)):
+        j = system.parents[k]
+        cs = system.con_slices[k]
+        if cs.stop == cs.start:
+            continue
+        phi[cs] = _j._Phi(joint, system.kind, None if j < 0 else y[ps[j]], y[ps[k]])
+        r = jt.G @ yd[vs[k]] - jt.nu
+        phi_dot[cs] = r if j < 0 else r + jt.Q @ yd[vs[j]]
+    return phi, phi_dot
 
 
 def check_consistency(system: System, state) -> State:

@@ -83,3 +83,54 @@ def test_energy_refuses_nan():
     yd[2] = np.nan
     with pytest.raises(ModelError, match=r"yd\[2\] is nan"):
         simulate.energy(sys_, (s0.y, yd))
+
+
+def test_phi_rates_are_the_constraint_rows():
+    """joints.Phi is row for row the position constraint of G_k: its rate along the motion is
+    C ydot to first order in Phi (all joint kinds, planar and spatial)."""
+    from rfda_teach.system import constraint_residuals
+    for kind in ("planar", "spatial"):
+        for seed in range(4):
+            s = models.random_tree(6, kind=kind, seed=seed)
+            st = models.random_state(s, seed=seed)
+            rng = np.random.default_rng(seed)
+            y = st.y + 1e-5 * rng.normal(size=st.y.shape)
+            if kind == "spatial":
+                for ps in s.pos_slices:
+                    y[ps][3:7] /= np.linalg.norm(y[ps][3:7])
+            yd = st.yd + 0.1 * rng.normal(size=st.yd.shape)
+            rate = simulate.position_rate(s, y, yd)
+
+            def phi(z):
+                z = z.copy()
+                if kind == "spatial":
+                    for ps in s.pos_slices:
+                        z[ps][3:7] /= np.linalg.norm(z[ps][3:7])
+                return constraint_residuals(s, (z, yd))[0]
+            h = 1e-7
+            fd = (phi(y + h * rate) - phi(y - h * rate)) / (2 * h)
+            _, phi_dot = constraint_residuals(s, (y, yd))
+            assert np.abs(fd - phi_dot).max() < 1e-2 * np.abs(phi_dot).max()
+
+
+@pytest.mark.parametrize("kind", ["planar", "spatial"])
+def test_project_lands_on_the_manifold_and_baumgarte_cuts_drift(kind):
+    from rfda_teach.system import check_consistency, constraint_residuals
+    s = models.random_tree(5, kind=kind, seed=3)
+    st = models.random_state(s, seed=3)
+    rng = np.random.default_rng(0)
+    y = st.y + 1e-3 * rng.normal(size=st.y.shape)
+    if kind == "spatial":
+        for ps in s.pos_slices:
+            y[ps][3:7] /= np.linalg.norm(y[ps][3:7])
+    pr = simulate.project(s, (y, st.yd + 1e-2))
+    phi, phi_dot = constraint_residuals(s, pr)
+    assert np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12
+    check_consistency(s, pr)
+    drift = {}
+    for stab in (None, (10.0, 10.0)):
+        tr = simulate.simulate(s, st, 2.0, rtol=1e-6, atol=1e-6, baumgarte=stab, n_out=3)
+        drift[stab] = np.abs(constraint_residuals(s, (tr.y[-1], tr.yd[-1]))[0]).max()
+    assert drift[(10.0, 10.0)] < drift[None] / 20
+    with pytest.raises(ModelError, match="baumgarte must be None or a pair"):
+        simulate.simulate(s, st, 1.0, baumgarte=5.0)

@@ -391,6 +391,11 @@ CASES: list = [
     Case("benchmark.crossover-keys", lambda: benchmark.crossover([{"n": 4, "dense": 1.0}], "lubich"), ModelError,
          r"rows\[0\]"),
     Case("benchmark.crossover-str", lambda: benchmark.crossover("rows", "lubich"), ModelError, "rows must be"),
+    Case("simulate.project-iterations", lambda: simulate.project(_C2, _C2S, iterations=0), ModelError,
+         "iterations is 0"),
+    Case("simulate.project-state", lambda: simulate.project(_C2, _shifted()), ModelError, "state.y has shape"),
+    Case("simulate.simulate-baumgarte", lambda: simulate.simulate(_C2, _C2S, 1.0, baumgarte=(1.0, "b")),
+         ModelError, "baumgarte beta"),
 ]
 
 
@@ -419,7 +424,7 @@ def _ax2d():
     return plt.figure().add_subplot()
 
 
-COVERED: list = [
+COVERED: list = ["simulate.project", 
     *(f"coordinates.{n}" for n in ("appendix_a", "null_space_E_D", "condition_1", "condition_2", "method_1",
                                    "method_2", "S_a", "appendix_b", "two_node", "rfda_coordinates", "members",
                                    "subtree_mass_matrix", "compare_methods", "loop_integral")),

@@ -122,6 +122,10 @@ CASES: list = [
     Case("joints.position_residual-y", lambda: joints.position_residual(Joint("revolute2d"), "planar", None,
                                                                         [0.0, np.nan, 0.0]), ModelError,
          r"y_k\[1\] is nan"),
+    Case("joints.Phi-y", lambda: joints.Phi(Joint("revolute2d"), "planar", None, [0.0, np.inf, 0.0]), ModelError,
+         r"y_k\[1\] is inf"),
+    Case("joints.Phi-joint", lambda: joints.Phi("pin", "planar", None, np.zeros(3)), ModelError,
+         "joint must be a Joint"),
     # system
     Case("system.System-gravity", lambda: system.System((-1,), (Body("planar", 1.0, 1.0),), (Joint("revolute2d"),),
                                                         gravity=[0.0, 0.0, -9.81]), ModelError, "gravity"),
@@ -148,6 +152,10 @@ CASES: list = [
          "here: tr must be the Terms of this system"),
     Case("bodies.unit_euler-norm", lambda: bodies.unit_euler([1.0, 1.0, 0, 0]), ModelError, "norm 1.4142"),
     Case("bodies.unit_euler-str", lambda: bodies.unit_euler("1000"), ModelError, "e must be an array"),
+    Case("system.constraint_residuals-state", lambda: system.constraint_residuals(_P, (np.zeros(6), None)),
+         ModelError, "state.yd"),
+    Case("system.constraint_residuals-system", lambda: system.constraint_residuals(None, _PS), ModelError,
+         "system must be"),
     # dae
     Case("dae.forward_dynamics-system", lambda: dae.forward_dynamics("sys", _PS), ModelError, "system must be"),
     Case("dae.forward_dynamics-offpin", lambda: dae.forward_dynamics(_P, _off_pin()), ConstraintViolationError,
@@ -185,7 +193,7 @@ COVERED: list = ["tree.validate_parents", "tree.Topology", "bodies.Body", "bodie
                  "bodies.force", "joints.Joint", "joints.evaluate", "joints.joint_pose", "joints.nq", "joints.ndof",
                  "joints.random_joint_position", "joints.position_residual", "system.System", "system.State",
                  "system.check_state", "system.terms", "system.check_consistency", "system.body_slices",
-                 "system.check_terms", "bodies.unit_euler",
+                 "system.check_terms", "bodies.unit_euler", "joints.Phi", "system.constraint_residuals",
                  "system.Terms", "dae.forward_dynamics", "dae.assemble", "dae.assemble_terms", "dae.solve",
                  "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations"]
 EXEMPT: dict = {
