@@ -73,7 +73,7 @@ from .errors import ModelError
 __all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
            "check_prismatic_rows", "check_baumgarte_step", "check_revolute_rows", "check_planar_shift",
-           "check_planar_inertia_shift", "check_lubich_contribution", "CHECKERS"]
+           "check_planar_inertia_shift", "check_lubich_contribution", "check_crba", "CHECKERS"]
 
 #: default number of random cases per checker
 N_CASES = 40
@@ -695,6 +695,54 @@ def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int =
 
 
 #: every checker by exercise name (the book's exercise index)
+def _crba_case(system, seed: int) -> Case:
+    """One CRBA case on a chain: per body M_k, B_k, H_k (eq. 61) and the reference M_q."""
+    from . import jointspace as js
+    from .coordinates import appendix_a
+    from .system import terms
+    tr = terms(system, models.random_state(system, seed=seed))
+    M, B, H = [], [], []
+    for k, jt in enumerate(tr.joint):
+        M.append(tr.M[k].copy())
+        b, h = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d)[2:4]
+        B.append(b)
+        H.append(h)
+    Mq = js.mass_matrix(system, tr)
+    o = np.cumsum([0] + [h.shape[1] for h in H])
+    no_composite, diag_only = Mq.copy(), np.zeros_like(Mq)
+    for k in range(system.n):
+        sl = slice(o[k], o[k + 1])
+        no_composite[sl, sl] = H[k].T @ M[k] @ H[k]
+        diag_only[sl, sl] = Mq[sl, sl]
+    kinds = "-".join(jt.type for jt in system.joints)
+    wrong = ((no_composite, "the diagonal block needs the composite inertia I_k of the whole subtree, not M_k"),
+             (diag_only, "the off-diagonal blocks are missing: carry F = I_k H_k up the chain with B^T"))
+    return Case(([m.copy() for m in M], B, H), f"a chain of {system.n} {system.kind} bodies ({kinds})", Mq, wrong)
+
+
+def check_crba(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(M, B, H) -> M_q``: the joint-space mass matrix of a chain by the
+    composite-rigid-body algorithm, from per-body M_k (eq. 6), B_k and H_k (eq. 61; B_0 is None).
+
+    Reference: :func:`rfda_teach.jointspace.mass_matrix`.
+
+    Examples
+    --------
+    >>> check_crba(lambda M, B, H: None).implemented
+    check_crba: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    name = "check_crba"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    for i in range(n_cases):
+        n, kind = 1 + i % 4, ("planar", "spatial")[i % 2]
+        system = (models.chain(n, kind) if i < 4 else
+                  models.random_tree(n, kind, seed=seed + i, chain_bias=1.0))
+        cases.append(_crba_case(system, seed + i))
+    return run_cases(name, student_fn, cases)
+
+
 CHECKERS = {
     "euler_rate_matrix": check_euler_rate_matrix,
     "rotation_from_euler": check_rotation_from_euler,
@@ -707,5 +755,6 @@ CHECKERS = {
     "planar_shift": check_planar_shift,
     "planar_inertia_shift": check_planar_inertia_shift,
     "lubich_contribution": check_lubich_contribution,
+    "crba": check_crba,
 }
 

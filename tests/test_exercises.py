@@ -169,6 +169,41 @@ def lubich_contribution(M, f, G, Q, g):
 REFERENCE["planar_shift"] = planar_shift
 REFERENCE["planar_inertia_shift"] = planar_inertia_shift
 REFERENCE["lubich_contribution"] = lubich_contribution
+
+
+def crba(M, B, H):
+    """CRBA for a chain, written independently of rfda_teach.jointspace."""
+    n = len(M)
+    off = np.cumsum([0] + [h.shape[1] for h in H])
+    comp = [m.copy() for m in M]
+    for k in range(n - 1, 0, -1):
+        comp[k - 1] = comp[k - 1] + B[k].T @ comp[k] @ B[k]
+    Mq = np.zeros((off[-1], off[-1]))
+    for k in range(n):
+        F = comp[k] @ H[k]
+        sk = slice(off[k], off[k + 1])
+        Mq[sk, sk] = H[k].T @ F
+        for i in range(k, 0, -1):
+            F = B[i].T @ F
+            si = slice(off[i - 1], off[i])
+            Mq[si, sk] = H[i - 1].T @ F
+            Mq[sk, si] = Mq[si, sk].T
+    return Mq
+
+
+REFERENCE["crba"] = crba
+
+
+def test_crba_without_composite_inertia_gets_its_hint(capsys):
+    def no_composite(M, B, H):
+        Mq = crba(M, B, H)
+        off = np.cumsum([0] + [h.shape[1] for h in H])
+        for k in range(len(M)):
+            sl = slice(off[k], off[k + 1])
+            Mq[sl, sl] = H[k].T @ M[k] @ H[k]
+        return Mq
+    r = ex.check_crba(no_composite)
+    assert not r.passed and "composite inertia" in capsys.readouterr().out
 WRONG += [
     ("planar_shift", lambda r: planar_shift(-r), "direction of r"),
     ("planar_shift", lambda r: planar_shift(r).T, "wrench"),
