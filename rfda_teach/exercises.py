@@ -758,3 +758,75 @@ CHECKERS = {
     "crba": check_crba,
 }
 
+
+
+# ----------------------------------------------------------------------------- Kane (Part II)
+
+def _kane_partials_case(rng: np.random.Generator, i: int) -> Case:
+    """One tree of the Kane chapter: L (1-based, L(1) = 0), relative rotations [^J R_K], and
+    the reference [^R omega'_{K,y1}] (N x 3 x 3N) from :func:`rfda_teach.kane.kinematics`."""
+    from . import kane
+    N = 1 + i % 6
+    if i % 3 == 0:                                     # a chain 0, 1, 2, ...
+        L = tuple(range(N))
+    else:                                              # any lower-numbered body
+        L = (0,) + tuple(int(rng.integers(1, K + 1)) for K in range(1, N))
+    eps = np.array([Rotation.random(random_state=rng).as_quat() for _ in range(N)])   # (x, y, z, w)
+    x = np.concatenate([eps.ravel(), rng.normal(size=3 * N)])
+    y = rng.normal(size=6 * N)
+    system = kane.KaneSystem(L, np.ones(N), np.array([np.diag([1.0, 2.0, 2.5])] * N),
+                             np.vstack([np.zeros(3), rng.normal(size=(N - 1, 3))]),
+                             rng.normal(size=(N, 3)), np.zeros(3), x, y)
+    kin = kane.kinematics(system, x, y)
+
+    def rows(R, identity=True, carry=True):
+        out = np.zeros((N, 3, 3 * N))
+        for K in range(N):
+            J = L[K] - 1
+            if J >= 0:
+                out[K] = R[K] @ out[J] if carry else 0.0
+                if not carry:
+                    out[K][:, 3 * J:3 * J + 3] = R[K]
+            if identity:
+                out[K][:, 3 * K:3 * K + 3] = np.eye(3)
+        return out
+
+    expected = rows(kin.R_rel)
+    for K in range(N):                                 # the package's sparse blocks, densely
+        dense = np.zeros((3, 3 * N))
+        for b, B in kin.W[K].items():
+            dense[:, 3 * b:3 * b + 3] = B
+        assert np.allclose(dense, expected[K], atol=1e-12)
+    wrong = ((rows([R.T for R in kin.R_rel]), "[^J R_K] turns the lower body's row into body K's frame: "
+                                              "use it, not its transpose"),
+             (rows(kin.R_rel, identity=False), "body K's own block of speeds is the identity (eq. 15)"),
+             (rows(kin.R_rel, carry=False), "carry the lower body's whole row, turned by [^J R_K] (eq. 14), "
+                                            "not only the lower body's own block"))
+    kind = "chain" if i % 3 == 0 else "tree"
+    bodies = "body" if N == 1 else "bodies"
+    return Case((L, [R.copy() for R in kin.R_rel]), f"a {kind} of {N} {bodies}, L = {L}", expected, wrong)
+
+
+def check_kane_partial_angular_velocities(student_fn, *, n_cases: int = N_CASES,
+                                          seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(L, R_rel) -> W`` (array N x 3 x 3N): the partial angular velocity
+    matrices [^R omega'_{K,y1}] of every body by the recursion of eq. (14)-(15) of the Kane notes.
+
+    ``L`` is the body-connection array (L[K-1] = lower body of body K, 0 for the inertial
+    frame), ``R_rel[K-1]`` the relative rotation [^J R_K] of eq. (4).  Reference:
+    :func:`rfda_teach.kane.kinematics` (its ``W``, stored there as sparse blocks).
+
+    Examples
+    --------
+    >>> check_kane_partial_angular_velocities(lambda L, R: None).implemented
+    check_kane_partial_angular_velocities: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    name = "check_kane_partial_angular_velocities"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    return run_cases(name, student_fn, [_kane_partials_case(rng, i) for i in range(n_cases)])
+
+
+CHECKERS["kane_partial_angular_velocities"] = check_kane_partial_angular_velocities
+__all__ += ["check_kane_partial_angular_velocities"]

@@ -194,6 +194,22 @@ def crba(M, B, H):
 REFERENCE["crba"] = crba
 
 
+# ----------------------------------------------------------------------------- Kane (Part II)
+
+def kane_partial_angular_velocities(L, R):
+    """Eq. (14)-(15) of the Kane notes, densely: row K = [^J R_K] row J, identity in block K."""
+    N = len(L)
+    W = np.zeros((N, 3, 3 * N))
+    for K in range(N):
+        if L[K] > 0:
+            W[K] = R[K] @ W[L[K] - 1]
+        W[K][:, 3 * K:3 * K + 3] = np.eye(3)
+    return W
+
+
+REFERENCE["kane_partial_angular_velocities"] = kane_partial_angular_velocities
+
+
 def test_crba_without_composite_inertia_gets_its_hint(capsys):
     def no_composite(M, B, H):
         Mq = crba(M, B, H)
@@ -343,3 +359,22 @@ def test_cases_are_deterministic(capsys):
     c = ex.check_euler_rate_matrix(rate_matrix, n_cases=5, seed=1)
     assert c.passed and c.n_cases == 5
     assert np.allclose(_e_to_R(np.array([1.0, 0, 0, 0])), np.eye(3))
+
+
+
+KANE_WRONG = [
+    (lambda L, R: kane_partial_angular_velocities(L, [r.T for r in R]), "transpose"),
+    (lambda L, R: np.array([kane_partial_angular_velocities(L, R)[K] - np.kron(np.eye(len(L))[K], np.eye(3))
+                            for K in range(len(L))]), "identity"),
+    (lambda L, R: np.array([np.concatenate([R[K] if L[K] - 1 == j else (np.eye(3) if j == K else np.zeros((3, 3)))
+                                            for j in range(len(L))], axis=1) for K in range(len(L))]),
+     "whole row"),
+]
+
+
+@pytest.mark.parametrize("fn,word", KANE_WRONG, ids=[w for _, w in KANE_WRONG])
+def test_kane_partial_angular_velocities_wrong_answers_get_their_hint(fn, word, capsys):
+    r = ex.check_kane_partial_angular_velocities(fn)
+    out = capsys.readouterr().out
+    assert not r.passed and r.implemented and out.count("\n") == 1
+    assert out.startswith("check_kane_partial_angular_velocities: not yet, case ") and word in out, out
