@@ -67,7 +67,7 @@ __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "qua
            "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
            "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
-           "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL"]
+           "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL", "equipollent"]
 
 POINTS = ("centroid", "joint", "origin")
 _E = np.eye(3)
@@ -638,6 +638,46 @@ def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
         Ms.append(M)
         Qs.append(Q)
     return Ms, Qs
+
+
+def equipollent(m, J, s, s_dot, omega, F, tau):
+    """The equipollent mass matrix and force of one body at a point P, eq. (4)-(8) of Kang & Yoon.
+
+    ``m`` the mass, ``J`` the central inertia (world components), ``s`` = s^P the vector from the
+    centroid to P, ``s_dot`` its rate (omega x s for a body-fixed point; -rdot^c for the instant
+    global origin), ``omega`` the angular velocity, ``F`` the resultant force and ``tau`` the moment
+    about the centroid.  With T^P = [[I, [s]x], [0, I]] (eq. 4) returns
+
+        M^P = T^T M^c T,   Q^P = T^T (Q^c - M^c Tdot Y^P),   Tdot Y^P = (s_dot x omega, 0)   (eq. 8),
+
+    where M^c = diag(m I, J) and Q^c = (F, tau - omega x J omega) (eq. 3).  Ordering (v, omega).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M, Q = equipollent(2.0, np.diag([0.5, 0.5, 1.0]), [0, 0.5, 0], [-1.0, 0, 0], [0, 0, 2.0],
+    ...                    [0, 0, -20.0], np.zeros(3))
+    >>> np.diag(M)
+    array([2. , 2. , 2. , 1. , 0.5, 1.5])
+    >>> Q
+    array([  0.,  -4., -20.,  10.,   0.,   0.])
+    """
+    where = "refpoint.equipollent"
+    m = _check.scalar(m, "m", where=where, positive=True)
+    J = _check.inertia(J, "J", where=where)
+    s = _check.vector(s, 3, "s", where=where, hint="the vector from the centroid to the point P")
+    s_dot = _check.vector(s_dot, 3, "s_dot", where=where, hint="the rate of s")
+    omega = _check.vector(omega, 3, "omega", where=where, hint="the angular velocity, world components")
+    F = _check.vector(F, 3, "F", where=where, hint="the resultant force")
+    tau = _check.vector(tau, 3, "tau", where=where, hint="the moment about the centroid")
+    T = np.eye(6)
+    T[:3, 3:] = skew(s)                                                    # eq. (4)
+    Mc = np.zeros((6, 6))
+    Mc[:3, :3] = m * _E
+    Mc[3:, 3:] = J                                                         # eq. (3)
+    Qc = np.concatenate([F, tau - _cross(omega, J @ omega)])              # eq. (3)
+    TdY = np.concatenate([_cross(s_dot, omega), np.zeros(3)])             # Tdot Y^P
+    return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # eq. (8)
 
 
 # ----------------------------------------------------------------------------- velocity transformations, eq. (24)-(27), (33)-(35)

@@ -252,3 +252,35 @@ def test_velocities_are_accepted_exactly_when_they_satisfy_the_cut_joints(qd):
         with pytest.raises(ConstraintViolationError, match="consistent_velocity"):
             rp.forward_dynamics(_CAR, _CAR.q0, qd)
     rp.forward_dynamics(_CAR, _CAR.q0, rp.consistent_velocity(_CAR, _CAR.q0, qd))
+
+
+def test_equipollent_is_the_mass_matrix_and_force_of_the_recursion():
+    """refpoint.equipollent (eq. 4-8) reproduces M^P_j, Q^P_j of every quarter-car body at every point."""
+    from rfda_teach.refpoint import _external_forces, _kinematics, _mass_and_force
+    car = rp.quarter_car()
+    rng = np.random.default_rng(3)
+    q = rp.assemble(car, car.q0 + np.r_[0.05, np.zeros(9)], fixed=[0])
+    qd = rp.consistent_velocity(car, q, rng.normal(size=car.nq))
+    for point in rp.POINTS:
+        kin = _kinematics(car, q, qd, point)
+        F, tau = _external_forces(car, q, qd, kin, 0.0, rp.Tally())
+        Ms, Qs = _mass_and_force(car, kin, F, tau, point, rp.Tally())
+        for j, b in enumerate(car.bodies):
+            J = kin.A[j] @ b.J @ kin.A[j].T
+            M, Q = rp.equipollent(b.mass, J, kin.p[j] - kin.rc[j], kin.pd[j] - kin.rcd[j], kin.w[j], F[j], tau[j])
+            assert np.allclose(M, Ms[j], atol=1e-12) and np.allclose(Q, Qs[j], atol=1e-9)
+
+
+def test_equipollent_keeps_the_motion():
+    """M^P Ydot^P = Q^P holds with Ydot^P from eq. (6) and the centroid's Newton-Euler acceleration."""
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        m, A = rng.uniform(0.5, 3), np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        J = A @ np.diag(rng.uniform(0.5, 1.0, 3)) @ A.T
+        s, sd, w, F, tau = (rng.normal(size=3) for _ in range(5))
+        M, Q = rp.equipollent(m, J, s, sd, w, F, tau)
+        Ydc = np.r_[F / m, np.linalg.solve(J, tau - np.cross(w, J @ w))]
+        T = np.eye(6)
+        T[:3, 3:] = np.array([[0, -s[2], s[1]], [s[2], 0, -s[0]], [-s[1], s[0], 0]])
+        YdP = np.linalg.solve(T, Ydc - np.r_[np.cross(sd, w), np.zeros(3)])
+        assert np.allclose(M @ YdP, Q)

@@ -400,11 +400,32 @@ REFPOINT_CASES = [
     Case("refpoint-simulate-q0-short", lambda: _sim(q=np.zeros(3)), ME, r"q has shape \(3,\)"),
 ]
 
+_EQ = dict(m=2.0, J=np.diag([0.5, 0.5, 1.0]), s=np.zeros(3), s_dot=np.zeros(3), omega=np.zeros(3),
+           F=np.zeros(3), tau=np.zeros(3))
+
+
+def _eq(**kw):
+    return rp.equipollent(**{**_EQ, **kw})
+
+
+REFPOINT_CASES += [
+    Case("refpoint-equipollent-m-zero", lambda: _eq(m=0.0), ME, r"m is 0.0"),
+    Case("refpoint-equipollent-m-str", lambda: _eq(m="2"), ME, r"m must be a real number"),
+    Case("refpoint-equipollent-J-shape", lambda: _eq(J=np.eye(2)), ME, r"J has shape \(2, 2\)"),
+    Case("refpoint-equipollent-J-triangle", lambda: _eq(J=np.diag([1.0, 1.0, 3.0])), ME, r"triangle"),
+    Case("refpoint-equipollent-s-short", lambda: _eq(s=np.zeros(2)), ME, r"s has shape \(2,\)"),
+    Case("refpoint-equipollent-s_dot-nan", lambda: _eq(s_dot=_with(np.zeros(3), 1, NAN)), ME,
+         r"s_dot\[1\] is nan"),
+    Case("refpoint-equipollent-omega-None", lambda: _eq(omega=None), ME, r"omega must be an array"),
+    Case("refpoint-equipollent-F-inf", lambda: _eq(F=_with(np.zeros(3), 2, INF)), ME, r"F\[2\] is inf"),
+    Case("refpoint-equipollent-tau-str", lambda: _eq(tau="0"), ME, r"tau must be an array"),
+]
+
 REFPOINT_COVERED = ["refpoint." + n for n in (
     "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation", "Bw_local", "kinematics",
     "forward_dynamics", "solve", "count_multiplications", "constraint_rows", "closure_residual", "closure_jacobian",
     "assemble", "consistent_velocity", "simulate", "to_absolute", "tree_joint_constraints", "absolute_constraints",
-    "applied_forces", "road_bump")]
+    "applied_forces", "road_bump", "equipollent")]
 
 CASES = KANE_CASES + REFPOINT_CASES
 COVERED = KANE_COVERED + REFPOINT_COVERED
