@@ -138,9 +138,9 @@ def compile_model(system: System) -> FastModel:
 
 
 @_njit
-def _quat_R(e):
+def _quat_R(e, R):
+    """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), written into R."""
     e0, e1, e2, e3 = e[0], e[1], e[2], e[3]
-    R = np.empty((3, 3))
     R[0, 0] = e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3
     R[0, 1] = 2 * (e1 * e2 - e0 * e3)
     R[0, 2] = 2 * (e1 * e3 + e0 * e2)
@@ -150,161 +150,344 @@ def _quat_R(e):
     R[2, 0] = 2 * (e1 * e3 - e0 * e2)
     R[2, 1] = 2 * (e2 * e3 + e0 * e1)
     R[2, 2] = e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3
-    return R
 
 
 @_njit
-def _cross(a, b):
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+def _cross(a, b, out):
+    x = a[1] * b[2] - a[2] * b[1]
+    y = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+    out[0] = x
+    out[1] = y
 
 
 @_njit
-def _skew(a):
-    S = np.zeros((3, 3))
-    S[0, 1], S[0, 2], S[1, 0], S[1, 2], S[2, 0], S[2, 1] = -a[2], a[1], a[2], -a[0], -a[1], a[0]
-    return S
+def _mm(A, B, out):
+    """out = A @ B for small matrices, plain loops (no BLAS call, no allocation)."""
+    n, m, p = A.shape[0], A.shape[1], B.shape[1]
+    for i in range(n):
+        for j in range(p):
+            s = 0.0
+            for k in range(m):
+                s += A[i, k] * B[k, j]
+            out[i, j] = s
 
 
 @_njit
-def _fd(parents, order, mass, Jb, cpt, ppt, pframe, rows, mc, world, ortho, dof_start, gravity, y, yd, tau):
+def _mv(A, x, out):
+    """out = A @ x."""
+    for i in range(A.shape[0]):
+        s = 0.0
+        for k in range(A.shape[1]):
+            s += A[i, k] * x[k]
+        out[i] = s
+
+
+@_njit
+def _mtv(A, x, out):
+    """out = A.T @ x."""
+    for j in range(A.shape[1]):
+        s = 0.0
+        for i in range(A.shape[0]):
+            s += A[i, j] * x[i]
+        out[j] = s
+
+
+@_njit
+def _spd_inv(D, f, out):
+    """Inverse of the leading f x f block of a symmetric positive definite D (Gauss-Jordan; SPD needs no
+    pivoting), written into out[:f, :f]."""
+    W = np.zeros((6, 12))
+    for i in range(f):
+        for j in range(f):
+            W[i, j] = D[i, j]
+        W[i, f + i] = 1.0
+    for c in range(f):
+        piv = 1.0 / W[c, c]
+        for j in range(2 * f):
+            W[c, j] *= piv
+        for r in range(f):
+            if r != c:
+                fac = W[r, c]
+                if fac != 0.0:
+                    for j in range(2 * f):
+                        W[r, j] -= fac * W[c, j]
+    for i in range(f):
+        for j in range(f):
+            out[i, j] = W[i, f + j]
+
+
+@_njit
+def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, Rs, r, yd, tau):
+    """Eq. (6), joints (1)-(3) with (59)-(61), eq. (11)-(12) leaves to root and eq. (5) root to leaves,
+    for body rotations Rs (n, 3, 3), mass centres r (n, 3), speeds yd (6n) and joint forces tau.
+    Returns (ydd, qdd)."""
     n = parents.shape[0]
-    qdd_all = np.zeros(tau.shape[0])
-    Rs = np.empty((n, 3, 3))
     Mh = np.zeros((n, 6, 6))
     fh = np.zeros((n, 6))
-    for i in range(n):                                               # eq. (6): M_i, f_i
-        R = _quat_R(y[7 * i + 3:7 * i + 7])
-        Rs[i] = R
-        J = R @ Jb[i] @ R.T
-        w = yd[6 * i + 3:6 * i + 6]
-        for a in range(3):
-            Mh[i, a, a] = mass[i]
-            fh[i, a] = mass[i] * gravity[a]
-        Mh[i, 3:, 3:] = J
-        fh[i, 3:] = -_cross(w, J @ w)
     Bs = np.zeros((n, 6, 6))
     Hs = np.zeros((n, 6, 6))
     ds = np.zeros((n, 6))
-    Es = np.zeros((n, 6, 6))
+    Dinv = np.zeros((n, 6, 6))
+    Us = np.zeros((n, 6, 6))
     nf = np.zeros(n, dtype=np.int64)
+    t3 = np.empty(3)
+    t3b = np.empty(3)
+    JR = np.empty((3, 3))
+    A = np.empty((6, 6))
+    G = np.empty((6, 6))
+    Q = np.empty((6, 6))
+    ED = np.empty((6, 6))
+    M6 = np.empty((6, 6))
+    P = np.empty((6, 6))
+    kap = np.empty(6)
+    kr = np.empty(6)
+    gam = np.empty(6)
+    ak = np.empty(3)
+    b = np.empty(3)
+    pdot = np.empty(3)
+    wl = np.empty(3)
+    RJ = np.empty((3, 3))
+    zero3 = np.zeros(3)
+    eye3 = np.eye(3)
+    rho = np.empty(6)
+    for i in range(n):                                               # eq. (6): M_i, f_i
+        R = Rs[i]
+        _mm(R, Jb[i], JR)
+        for a in range(3):
+            for c in range(3):
+                s = 0.0
+                for l in range(3):
+                    s += JR[a, l] * R[c, l]
+                Mh[i, 3 + a, 3 + c] = s                              # J = R Jb R^T
+            Mh[i, a, a] = mass[i]
+            fh[i, a] = mass[i] * gravity[a]
+        w = yd[6 * i + 3:6 * i + 6]
+        _mv(Mh[i, 3:, 3:], w, t3)
+        _cross(w, t3, t3b)
+        fh[i, 3:] = -t3b                                             # -omega x J omega
     for k in range(n):                                               # joints: eq. (1)-(3), (59)-(61)
         j = parents[k]
         Rk = Rs[k]
-        rk = y[7 * k:7 * k + 3]
         vk = yd[6 * k:6 * k + 3]
         wk = yd[6 * k + 3:6 * k + 6]
-        ak = Rk @ cpt[k]
-        p = rk + ak
+        _mv(Rk, cpt[k], ak)
         if j < 0:
-            Rj = np.eye(3)
-            rj = np.zeros(3)
-            vj = np.zeros(3)
-            wj = np.zeros(3)
+            Rj = eye3
+            rj, vj, wj = zero3, zero3, zero3
         else:
             Rj = Rs[j]
-            rj = y[7 * j:7 * j + 3]
-            vj = yd[6 * j:6 * j + 3]
-            wj = yd[6 * j + 3:6 * j + 6]
-        RJ = Rj @ pframe[k]
-        Wk = np.zeros((6, 6))
-        Wj = np.zeros((6, 6))
+            rj, vj, wj = r[j], yd[6 * j:6 * j + 3], yd[6 * j + 3:6 * j + 6]
+        _mm(Rj, pframe[k], RJ)
         for a in range(3):
-            Wk[a, a] = 1.0
-            Wj[a, a] = -1.0
-            Wk[3 + a, 3 + a] = 1.0
-            Wj[3 + a, 3 + a] = -1.0
-        Wk[:3, 3:] = -_skew(ak)
-        Wj[:3, 3:] = _skew(p - rj)
-        pdot = vk + _cross(wk, ak)
-        wlin = pdot - vj - _cross(wj, p - rj)
-        wang = wk - wj
-        kappa = np.zeros(6)
-        kappa[:3] = _cross(wk, _cross(wk, ak)) - _cross(wj, pdot - vj)
-        rho = np.zeros(6)
-        rho[:3] = -_cross(wj, wlin)
-        rho[3:] = -_cross(wj, wang)
-        TJ = np.zeros((6, 6))
-        TJ[:3, :3] = RJ.T
-        TJ[3:, 3:] = RJ.T
-        A = rows[k] @ TJ                                             # [C; D] rows in world axes
-        kr = A @ (kappa + rho)
-        gam = np.empty(6)
+            b[a] = r[k, a] + ak[a] - rj[a]                           # p - r_j
+        _cross(wk, ak, t3)
+        for a in range(3):
+            pdot[a] = vk[a] + t3[a]
+        _cross(wj, b, t3)
+        for a in range(3):
+            wl[a] = pdot[a] - vj[a] - t3[a]                          # relative linear velocity
+        _cross(wk, ak, t3)
+        _cross(wk, t3, t3b)                                          # omega_k x (omega_k x a_k)
+        for a in range(3):
+            t3[a] = pdot[a] - vj[a]
+        _cross(wj, t3, kap[:3])
+        for a in range(3):
+            kap[a] = t3b[a] - kap[a]                                 # kappa (linear; angular zero)
+            kap[3 + a] = 0.0
+        _cross(wj, wl, rho[:3])
+        for a in range(3):
+            t3[a] = wk[a] - wj[a]
+        _cross(wj, t3, rho[3:])
+        for a in range(6):
+            rho[a] = -rho[a]
+        for rr in range(6):                                          # [C; D] = rows T_J, world axes
+            for c in range(3):
+                s1 = 0.0
+                s2 = 0.0
+                for l in range(3):
+                    s1 += rows[k, rr, l] * RJ[c, l]
+                    s2 += rows[k, rr, 3 + l] * RJ[c, l]
+                A[rr, c] = s1
+                A[rr, 3 + c] = s2
         m = mc[k]
-        for r in range(6):
-            if r < m and world[k, r]:
-                A[r] = rows[k, r]
-                gam[r] = -(rows[k, r] @ kappa)
+        for a in range(6):
+            kr[a] = kap[a] + rho[a]
+        for rr in range(6):
+            if rr < m and world[k, rr]:
+                s = 0.0
+                for c in range(6):
+                    A[rr, c] = rows[k, rr, c]
+                    s += rows[k, rr, c] * kap[c]
+                gam[rr] = -s
             else:
-                gam[r] = -kr[r]
-        G = A @ Wk                                                   # [G; G_d]
-        Q = A @ Wj                                                   # [Q; Q_d]
-        if ortho[k]:                                                 # eq. (60): [G; G_d]^-1 = Wk^-1 A^T
-            Wki = np.eye(6)
-            Wki[:3, 3:] = _skew(ak)
-            ED = np.ascontiguousarray(Wki @ np.ascontiguousarray(A.T))
+                s = 0.0
+                for c in range(6):
+                    s += A[rr, c] * kr[c]
+                gam[rr] = -s
+        for rr in range(6):                                          # G = A W_k, Q = A W_j
+            a0, a1, a2 = A[rr, 0], A[rr, 1], A[rr, 2]
+            for c in range(3):
+                G[rr, c] = a0 if c == 0 else (a1 if c == 1 else a2)
+                Q[rr, c] = -G[rr, c]
+            # A[:, :3] (-[a_k]x) + A[:, 3:]  and  A[:, :3] [b]x - A[:, 3:]
+            G[rr, 3] = -(a1 * ak[2] - a2 * ak[1]) + A[rr, 3]
+            G[rr, 4] = -(a2 * ak[0] - a0 * ak[2]) + A[rr, 4]
+            G[rr, 5] = -(a0 * ak[1] - a1 * ak[0]) + A[rr, 5]
+            Q[rr, 3] = (a1 * b[2] - a2 * b[1]) - A[rr, 3]
+            Q[rr, 4] = (a2 * b[0] - a0 * b[2]) - A[rr, 4]
+            Q[rr, 5] = (a0 * b[1] - a1 * b[0]) - A[rr, 5]
+        if ortho[k]:                                                 # eq. (60): [G; G_d]^-1 = W_k^-1 A^T
+            for c in range(6):
+                x0, x1, x2 = A[c, 3], A[c, 4], A[c, 5]
+                ED[0, c] = A[c, 0] + ak[1] * x2 - ak[2] * x1
+                ED[1, c] = A[c, 1] + ak[2] * x0 - ak[0] * x2
+                ED[2, c] = A[c, 2] + ak[0] * x1 - ak[1] * x0
+                ED[3, c] = x0
+                ED[4, c] = x1
+                ED[5, c] = x2
         else:
-            ED = np.ascontiguousarray(np.linalg.inv(G))
-        Es[k] = ED
-        nf[k] = 6 - m
-        Hs[k, :, :6 - m] = ED[:, m:]                                 # H_k = D_k
-        Bs[k] = -(ED @ Q)                                            # eq. (61): B = -(E Q + D Q_d)
-        ds[k] = ED @ gam                                             # d = E gamma + D gamma_d
-        if 6 - m > 0:
-            fh[k] += G[m:].T @ tau[dof_start[k]:dof_start[k] + 6 - m]
+            ED[:, :] = np.linalg.inv(G)
+        f = 6 - m
+        nf[k] = f
+        for a in range(6):
+            for c in range(f):
+                Hs[k, a, c] = ED[a, m + c]                           # H_k = D_k
+        _mm(ED, Q, M6)
+        for a in range(6):
+            for c in range(6):
+                Bs[k, a, c] = -M6[a, c]                              # eq. (61): B = -(E Q + D Q_d)
+        _mv(ED, gam, ds[k])                                          # d = E gamma + D gamma_d
+        s0 = dof_start[k]
+        for c in range(6):
+            s1 = 0.0
+            s2 = 0.0
+            for a in range(f):
+                s1 += G[m + a, c] * tau[s0 + a]
+                s2 += Q[m + a, c] * tau[s0 + a]
+            fh[k, c] += s1
             if j >= 0:
-                fh[j] += Q[m:].T @ tau[dof_start[k]:dof_start[k] + 6 - m]
-    Dinv = np.zeros((n, 6, 6))
-    Us = np.zeros((n, 6, 6))
+                fh[j, c] += s2
+    rr6 = np.empty(6)
+    pr = np.empty(6)
+    hr = np.empty(6)
+    x6 = np.empty(6)
+    Dk = np.empty((6, 6))
     for idx in range(n - 1, -1, -1):                                 # eq. (11)-(12), leaves to root
         k = order[idx]
         f = nf[k]
         j = parents[k]
+        Mk = Mh[k]
+        H = Hs[k]
+        U = Us[k]
+        for a in range(6):
+            for c in range(f):
+                s = 0.0
+                for l in range(6):
+                    s += Mk[a, l] * H[l, c]
+                U[a, c] = s                                          # U = M_hat H
+        for a in range(f):
+            for c in range(f):
+                s = 0.0
+                for l in range(6):
+                    s += H[l, a] * U[l, c]
+                Dk[a, c] = s                                         # H^T M_hat H
         if f == 1:
-            h = Hs[k, :, 0].copy()
-            u = Mh[k] @ h
-            Dinv[k, 0, 0] = 1.0 / (h @ u)
-            Us[k, :, 0] = u
+            Dinv[k, 0, 0] = 1.0 / Dk[0, 0]
         elif f > 0:
-            H = np.ascontiguousarray(Hs[k, :, :f])
-            U = Mh[k] @ H
-            Di = np.linalg.inv(np.ascontiguousarray(H.T) @ U)
-            Dinv[k, :f, :f] = Di
-            Us[k, :, :f] = U
+            _spd_inv(Dk, f, Dinv[k])
         if j >= 0:
-            r = fh[k] - Mh[k] @ ds[k]
-            if f == 1:
-                u = Us[k, :, 0].copy()
-                di = Dinv[k, 0, 0]
-                P = Mh[k] - di * np.outer(u, u)
-                pr = r - u * (di * (Hs[k, :, 0].copy() @ r))
-            elif f > 0:
-                U = np.ascontiguousarray(Us[k, :, :f])
-                Di = np.ascontiguousarray(Dinv[k, :f, :f])
-                UT = np.ascontiguousarray(U.T)
-                P = Mh[k] - U @ (Di @ UT)
-                HT = np.ascontiguousarray(Hs[k, :, :f].T)
-                pr = r - U @ (Di @ (HT @ r))
-            else:
-                P = Mh[k].copy()
-                pr = r
+            Di = Dinv[k]
+            _mv(Mk, ds[k], x6)
+            for a in range(6):
+                rr6[a] = fh[k, a] - x6[a]                            # r = f_hat - M_hat d
+            for a in range(6):                                       # P = M_hat - U D^-1 U^T
+                for c in range(6):
+                    s = 0.0
+                    for l in range(f):
+                        t = 0.0
+                        for l2 in range(f):
+                            t += Di[l, l2] * U[c, l2]
+                        s += U[a, l] * t
+                    P[a, c] = Mk[a, c] - s
+            for a in range(f):
+                s = 0.0
+                for l in range(6):
+                    s += H[l, a] * rr6[l]
+                hr[a] = s
+            for a in range(f):
+                s = 0.0
+                for l in range(f):
+                    s += Di[a, l] * hr[l]
+                x6[a] = s
+            for a in range(6):
+                s = 0.0
+                for l in range(f):
+                    s += U[a, l] * x6[l]
+                pr[a] = rr6[a] - s                                   # r - U D^-1 H^T r
             B = Bs[k]
-            Mh[j] += B.T @ P @ B
-            fh[j] += B.T @ pr
+            _mm(P, B, M6)
+            for a in range(6):
+                for c in range(6):
+                    s = 0.0
+                    for l in range(6):
+                        s += B[l, a] * M6[l, c]
+                    Mh[j, a, c] += s                                 # eq. (11): B^T P B
+                s = 0.0
+                for l in range(6):
+                    s += B[l, a] * pr[l]
+                fh[j, a] += s                                        # eq. (12): B^T (r - ...)
     ydd = np.zeros(6 * n)
+    qdd_all = np.zeros(tau.shape[0])
+    acc = np.empty(6)
     for idx in range(n):                                             # eq. (5), root to leaves
         k = order[idx]
         j = parents[k]
-        a = ds[k].copy()
+        for a in range(6):
+            acc[a] = ds[k, a]
         if j >= 0:
-            a += Bs[k] @ ydd[6 * j:6 * j + 6]
+            for a in range(6):
+                s = 0.0
+                for l in range(6):
+                    s += Bs[k, a, l] * ydd[6 * j + l]
+                acc[a] += s
         f = nf[k]
         if f > 0:
-            H = np.ascontiguousarray(Hs[k, :, :f])
-            qdd = np.ascontiguousarray(Dinv[k, :f, :f]) @ (np.ascontiguousarray(H.T) @ (fh[k] - Mh[k] @ a))
-            a = a + H @ qdd
-            qdd_all[dof_start[k]:dof_start[k] + f] = qdd
-        ydd[6 * k:6 * k + 6] = a
+            _mv(Mh[k], acc, x6)
+            for a in range(6):
+                rr6[a] = fh[k, a] - x6[a]
+            for a in range(f):
+                s = 0.0
+                for l in range(6):
+                    s += Hs[k, l, a] * rr6[l]
+                hr[a] = s
+            s0 = dof_start[k]
+            for a in range(f):
+                s = 0.0
+                for l in range(f):
+                    s += Dinv[k, a, l] * hr[l]
+                qdd_all[s0 + a] = s
+            for a in range(6):
+                s = 0.0
+                for l in range(f):
+                    s += Hs[k, a, l] * qdd_all[s0 + l]
+                acc[a] += s
+        for a in range(6):
+            ydd[6 * k + a] = acc[a]
     return ydd, qdd_all
+
+
+@_njit
+def _fd(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, y, yd, tau):
+    """The core on the package's absolute state y = [r; e] per body: rotations from the Euler parameters."""
+    n = parents.shape[0]
+    Rs = np.empty((n, 3, 3))
+    r = np.empty((n, 3))
+    for i in range(n):
+        _quat_R(y[7 * i + 3:7 * i + 7], Rs[i])
+        for a in range(3):
+            r[i, a] = y[7 * i + a]
+    return _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, Rs, r, yd, tau)
 
 
 def forward_dynamics(fm: FastModel, y, yd, tau=None) -> np.ndarray:
@@ -381,5 +564,5 @@ def _run(fm, y, yd, tau, where):
     y, yd, tau = _inputs(fm, y, yd, tau, where)
     if not _HAVE_NUMBA:                                        # pragma: no cover
         raise ModelError("the fast path needs numba: pip install numba (or the extra 'fast')")
-    return _fd(fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.ppt, fm.pframe, fm.rows, fm.mc, fm.world,
+    return _fd(fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.pframe, fm.rows, fm.mc, fm.world,
                fm.ortho, fm.dof_start, fm.gravity, y, yd, tau)
