@@ -830,3 +830,54 @@ def check_kane_partial_angular_velocities(student_fn, *, n_cases: int = N_CASES,
 
 CHECKERS["kane_partial_angular_velocities"] = check_kane_partial_angular_velocities
 __all__ += ["check_kane_partial_angular_velocities"]
+
+
+# ----------------------------------------------------------------------------- chapter: the analysis reference point
+
+def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(m, J, s, s_dot, omega, F, tau) -> (M_P, Q_P)``: the equipollent mass
+    matrix and force of one body at a point P, eq. (4)-(8) of Kang & Yoon.
+
+    ``s`` runs from the centroid to P, ``s_dot`` is its rate, ``J`` the central inertia and every
+    vector in world components; ordering (v, omega).  Reference: :func:`rfda_teach.refpoint.equipollent`.
+
+    Examples
+    --------
+    >>> from rfda_teach import refpoint
+    >>> check_equipollent(refpoint.equipollent).passed
+    check_equipollent: passed on 40 cases
+    True
+    """
+    from .refpoint import equipollent
+    name = "check_equipollent"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        m = float(rng.uniform(0.5, 5.0))
+        A = Rotation.random(random_state=rng).as_matrix()
+        J = A @ np.diag(rng.uniform(0.5, 1.0, 3)) @ A.T
+        s = np.zeros(3) if k == 0 else rng.normal(size=3)
+        sd, w, F, tau = (rng.normal(size=3) for _ in range(4))
+        sd = np.zeros(3) if k == 0 else sd
+        where = "P = the centroid (s = 0)" if k == 0 else "P away from the centroid"
+        M, Q = equipollent(m, J, s, sd, w, F, tau)
+        M_neg, Q_neg = equipollent(m, J, -s, -sd, w, F, tau)
+        top = Q[:3]
+        wrong = (((M_neg, Q_neg), "direction of s? s runs from the centroid to P, T^P = [[I, [s]x], [0, I]]"),
+                 ((M, equipollent(m, J, s, 0 * sd, w, F, tau)[1]),
+                  "Q^P lacks -T^T M^c Tdot Y^P: Tdot Y^P = (s_dot x omega, 0)"),
+                 ((M, np.r_[top, Q[3:] + 2 * np.cross(s, top)]),
+                  "moment about P: T^T puts -s x (force) in the lower half"),
+                 ((M - np.block([[np.zeros((3, 3))] * 2, [np.zeros((3, 3)), 2 * m * (s @ s * np.eye(3)
+                                                                                   - np.outer(s, s))]]), Q),
+                  "parallel axis: the lower-right block is J + m(|s|^2 I - s s^T)"),
+                 ((M.T, Q), "transposed? M^P = T^T M^c T"))
+        cases.append(Case((m, J, s, sd, w, F, tau),
+                          f"m > 0, J: 3x3 central inertia, s, s_dot, omega, F, tau: shape (3,), {where}",
+                          (M, Q), wrong))
+    return run_cases(name, student_fn, cases)
+
+
+__all__ += ["check_equipollent"]
+CHECKERS["equipollent"] = check_equipollent

@@ -260,6 +260,32 @@ def test_lubich_contribution_names_f_for_f_hat(capsys):
     assert not r.passed and "f_hat_k, not f_k" in out, out
 
 
+# ----------------------------------------------------------------------------- the analysis reference point
+
+def equipollent(m, J, s, s_dot, omega, F, tau):
+    """Eq. (8) of Kang & Yoon written out block by block (independent of refpoint.equipollent)."""
+    S = np.array([[0, -s[2], s[1]], [s[2], 0, -s[0]], [-s[1], s[0], 0]])
+    M = np.block([[m * np.eye(3), m * S], [-m * S, J - m * S @ S]])
+    top = F - m * np.cross(s_dot, omega)
+    return M, np.r_[top, tau - np.cross(omega, J @ omega) - np.cross(s, top)]
+
+
+REFERENCE["equipollent"] = equipollent
+WRONG += [
+    ("equipollent", lambda m, J, s, sd, w, F, t: equipollent(m, J, -s, -sd, w, F, t), "direction of s"),
+    ("equipollent", lambda m, J, s, sd, w, F, t: equipollent(m, J, s, 0 * sd, w, F, t), "Tdot Y^P"),
+    ("equipollent", lambda m, J, s, sd, w, F, t: (equipollent(m, J, s, sd, w, F, t)[0],
+                                                  np.r_[equipollent(m, J, s, sd, w, F, t)[1][:3],
+                                                        equipollent(m, J, s, sd, w, F, t)[1][3:]
+                                                        + 2 * np.cross(s, F - m * np.cross(sd, w))]),
+     "moment about P"),
+    ("equipollent", lambda m, J, s, sd, w, F, t: (equipollent(m, J, s, sd, w, F, t)[0]
+                                                  - np.block([[np.zeros((3, 6))], [np.zeros((3, 3)), 2 * m * (
+                                                      s @ s * np.eye(3) - np.outer(s, s))]]),
+                                                  equipollent(m, J, s, sd, w, F, t)[1]), "parallel axis"),
+]
+
+
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
