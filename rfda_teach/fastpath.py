@@ -490,6 +490,199 @@ def _fd(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start
     return _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, Rs, r, yd, tau)
 
 
+#: Pinocchio joint kinds of the fused path (:func:`_pin_fd`): code of each ``RobotSystem.pin_kinds`` entry
+PIN_CODES = {"revolute": 0, "continuous": 1, "prismatic": 2, "free": 3, "spherical": 4, "planar": 5}
+
+
+@_njit
+def _pin_quat_R(q, i, R):
+    """Rotation of Pinocchio's quaternion q[i:i+4] = (x, y, z, w), as Eigen's toRotationMatrix."""
+    x, y, z, w = q[i], q[i + 1], q[i + 2], q[i + 3]
+    tx, ty, tz = 2 * x, 2 * y, 2 * z
+    twx, twy, twz = tx * w, ty * w, tz * w
+    txx, txy, txz = tx * x, ty * x, tz * x
+    tyy, tyz, tzz = ty * y, tz * y, tz * z
+    R[0, 0] = 1 - (tyy + tzz)
+    R[0, 1] = txy - twz
+    R[0, 2] = txz + twy
+    R[1, 0] = txy + twz
+    R[1, 1] = 1 - (txx + tzz)
+    R[1, 2] = tyz - twx
+    R[2, 0] = txz - twy
+    R[2, 1] = tyz + twx
+    R[2, 2] = 1 - (txx + tyy)
+
+
+@_njit
+def _pin_fd(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity,
+            code, iq, iv, axis, Pp, tp, lever, q, v, tau):
+    """Pinocchio's (q, v, tau) -> qddot in Pinocchio's conventions, compiled end to end.  The same steps as
+    ``interop.forward_dynamics``: forward kinematics (Pinocchio's joint models: Rodrigues for revolute
+    joints, Eigen's quaternion matrix), the absolute state (``interop._state``: mass centres, rotations,
+    world velocities), tau_ours = T tau (``interop._speed_maps``), :func:`_core`, and back,
+    a = T^T qdd_ours with the -omega x v term of free-flyers and planar joints."""
+    n = parents.shape[0]
+    Rs = np.empty((n, 3, 3))
+    o = np.empty((n, 3))
+    r = np.empty((n, 3))
+    yd = np.empty(6 * n)
+    vo = np.empty((n, 3))
+    T = np.empty((n, 3, 3))                       # the rotation block of each joint's speed map
+    Rq = np.empty((3, 3))
+    Rl = np.empty((3, 3))
+    RJ = np.empty((3, 3))
+    pq = np.empty(3)
+    pl = np.empty(3)
+    vl = np.empty(3)
+    wl = np.empty(3)
+    t3 = np.empty(3)
+    c3 = np.empty(3)
+    tau_o = np.empty(tau.shape[0])
+    for k in range(n):                                                # forward kinematics, parents first
+        c = code[k]
+        a = iq[k]
+        u = axis[k]
+        for x in range(3):
+            pq[x] = 0.0
+            vl[x] = 0.0
+            wl[x] = 0.0
+        if c == 0 or c == 1:                                          # revolute: Rodrigues about u
+            if c == 0:
+                cs, sn = math.cos(q[a]), math.sin(q[a])
+            else:
+                cs, sn = q[a], q[a + 1]
+            for x in range(3):
+                for y in range(3):
+                    Rq[x, y] = (1.0 - cs) * u[x] * u[y]
+                Rq[x, x] += cs
+            Rq[0, 1] -= sn * u[2]
+            Rq[0, 2] += sn * u[1]
+            Rq[1, 0] += sn * u[2]
+            Rq[1, 2] -= sn * u[0]
+            Rq[2, 0] -= sn * u[1]
+            Rq[2, 1] += sn * u[0]
+            for x in range(3):
+                wl[x] = u[x] * v[iv[k]]
+        elif c == 2:                                                  # prismatic along u
+            for x in range(3):
+                for y in range(3):
+                    Rq[x, y] = 0.0
+                Rq[x, x] = 1.0
+                pq[x] = u[x] * q[a]
+                vl[x] = u[x] * v[iv[k]]
+        elif c == 3:                                                  # free-flyer: (p, quaternion), local v
+            _pin_quat_R(q, a + 3, Rq)
+            for x in range(3):
+                pq[x] = q[a + x]
+                vl[x] = v[iv[k] + x]
+                wl[x] = v[iv[k] + 3 + x]
+        elif c == 4:                                                  # spherical: quaternion, local omega
+            _pin_quat_R(q, a, Rq)
+            for x in range(3):
+                wl[x] = v[iv[k] + x]
+        else:                                                         # planar: (x, y, cos, sin), (vx, vy, wz)
+            cs, sn = q[a + 2], q[a + 3]
+            for x in range(3):
+                for y in range(3):
+                    Rq[x, y] = 0.0
+            Rq[0, 0], Rq[0, 1], Rq[1, 0], Rq[1, 1], Rq[2, 2] = cs, -sn, sn, cs, 1.0
+            pq[0], pq[1] = q[a], q[a + 1]
+            vl[0], vl[1], wl[2] = v[iv[k]], v[iv[k] + 1], v[iv[k] + 2]
+        _mm(Pp[k], Rq, Rl)                                            # liMi = placement * joint motion
+        _mv(Pp[k], pq, pl)
+        for x in range(3):
+            pl[x] += tp[k, x]
+        j = parents[k]
+        R = Rs[k]
+        if j < 0:
+            R[:, :] = Rl
+            for x in range(3):
+                o[k, x] = pl[x]
+                RJ[x, :] = Pp[k, x, :]
+        else:
+            _mm(Rs[j], Rl, R)
+            _mv(Rs[j], pl, t3)
+            for x in range(3):
+                o[k, x] = o[j, x] + t3[x]
+            _mm(Rs[j], Pp[k], RJ)
+        _mv(R, wl, t3)                                                # omega = omega_p + R omega_J
+        _mv(R, vl, c3)
+        for x in range(3):
+            yd[6 * k + 3 + x] = t3[x] + (yd[6 * j + 3 + x] if j >= 0 else 0.0)
+        if j >= 0:                                                    # origin velocity: v_p + w_p x (o - o_p)
+            for x in range(3):
+                pl[x] = o[k, x] - o[j, x]
+            _cross(yd[6 * j + 3:6 * j + 6], pl, t3)
+            for x in range(3):
+                vo[k, x] = vo[j, x] + t3[x] + c3[x]
+        else:
+            for x in range(3):
+                vo[k, x] = c3[x]
+        _mv(R, lever[k], c3)                                          # origin -> mass centre, world
+        _cross(yd[6 * k + 3:6 * k + 6], c3, t3)
+        for x in range(3):
+            r[k, x] = o[k, x] + c3[x]
+            yd[6 * k + x] = vo[k, x] + t3[x]                          # + omega x c
+        s0, p0 = dof_start[k], iv[k]                                  # tau_ours = T tau_pin
+        if c == 3 or c == 5:
+            for x in range(3):                                        # T = RJ^T R
+                for y in range(3):
+                    s = 0.0
+                    for l in range(3):
+                        s += RJ[l, x] * R[l, y]
+                    T[k, x, y] = s
+            if c == 3:
+                for h in range(2):
+                    for x in range(3):
+                        s = 0.0
+                        for y in range(3):
+                            s += T[k, x, y] * tau[p0 + 3 * h + y]
+                        tau_o[s0 + 3 * h + x] = s
+            else:
+                tau_o[s0] = T[k, 0, 0] * tau[p0] + T[k, 0, 1] * tau[p0 + 1]
+                tau_o[s0 + 1] = T[k, 1, 0] * tau[p0] + T[k, 1, 1] * tau[p0 + 1]
+                tau_o[s0 + 2] = tau[p0 + 2]
+        elif c == 4:                                                  # T = the joint's own rotation
+            T[k, :, :] = Rq
+            for x in range(3):
+                s = 0.0
+                for y in range(3):
+                    s += Rq[x, y] * tau[p0 + y]
+                tau_o[s0 + x] = s
+        else:
+            tau_o[s0] = tau[p0]
+    qdd_o = _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, Rs, r, yd,
+                  tau_o)[1]
+    acc = np.empty(tau.shape[0])
+    for k in range(n):                                                # back: a = T^T qdd_ours (+ corrections)
+        c = code[k]
+        s0, p0 = dof_start[k], iv[k]
+        if c == 3:
+            for h in range(2):
+                for x in range(3):
+                    s = 0.0
+                    for y in range(3):
+                        s += T[k, y, x] * qdd_o[s0 + 3 * h + y]
+                    acc[p0 + 3 * h + x] = s
+            _cross(v[p0 + 3:p0 + 6], v[p0:p0 + 3], t3)                # - omega_l x v_l
+            for x in range(3):
+                acc[p0 + x] -= t3[x]
+        elif c == 5:
+            vx, vy, wz = v[p0], v[p0 + 1], v[p0 + 2]
+            acc[p0] = T[k, 0, 0] * qdd_o[s0] + T[k, 1, 0] * qdd_o[s0 + 1] + wz * vy
+            acc[p0 + 1] = T[k, 0, 1] * qdd_o[s0] + T[k, 1, 1] * qdd_o[s0 + 1] - wz * vx
+            acc[p0 + 2] = qdd_o[s0 + 2]
+        elif c == 4:
+            for x in range(3):
+                s = 0.0
+                for y in range(3):
+                    s += T[k, y, x] * qdd_o[s0 + y]
+                acc[p0 + x] = s
+        else:
+            acc[p0] = qdd_o[s0]
+    return acc
+
+
 def forward_dynamics(fm: FastModel, y, yd, tau=None) -> np.ndarray:
     """Absolute accelerations yddot (the same as ``rfda.forward_dynamics(..., form="featherstone").ydd``).
 

@@ -41,6 +41,7 @@ rfda_teach.errors.ModelError: interop.forward_dynamics: q[0] is nan; every entry
 
 from __future__ import annotations
 
+import math
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -581,6 +582,8 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     rfda_teach.errors.ModelError: interop.forward_dynamics: q[3:7], the quaternion of joint 'root_joint', has norm 2, not 1 (tolerance 1e-06); normalise q first, e.g. q = pinocchio.normalize(robot.pin_model, q)
     """
     where = "interop.forward_dynamics"
+    if form == "fast":
+        return _forward_dynamics_fast(robot, q, v, tau, where)
     _check.choice(form, ("lubich", "featherstone", "dense", "fast"), "form", where=where)
     model, data, q, v = _kinematics(robot, q, v, where)
     tau = _check.vector(tau, model.nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
@@ -588,12 +591,7 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     T = _speed_maps(robot, data)
     tau_ours = np.concatenate([Ti @ tau[model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]]
                                for i, Ti in zip(range(1, model.njoints), T)])
-    if form == "fast":
-        from . import fastpath
-        if not fastpath.available():
-            raise ModelError("form='fast' needs numba: pip install numba (or the extra 'fast')")
-        qdd_ours = fastpath.joint_accelerations(_fast_model(robot), state.y, state.yd, tau_ours)
-    elif form == "dense":
+    if form == "dense":
         from .system import terms
         tr = terms(robot, state, tau=tau_ours)
         qdd_ours = rfda.joint_accelerations(robot, tr, dae.solve(robot, tr).ydd)
@@ -764,6 +762,67 @@ def _sequence(x, what, where):
     if isinstance(x, np.ndarray) and x.ndim >= 1:
         return list(x)
     return list(_check.instance(x, (list, tuple), what, where=where, hint="give a list with one entry per joint"))
+
+
+_F64 = np.dtype(np.float64)
+
+
+def _fast_args(robot: RobotSystem):
+    """The arrays of the compiled end-to-end path (``fastpath._pin_fd``), packed once per robot: the
+    FastModel's, then per body the Pinocchio joint code, q and v offsets, unit axis (revolute and
+    prismatic joints), placement rotation and translation, and mass-centre lever; then the unit blocks
+    of q and the squared-norm bounds that the input check uses."""
+    args = robot.__dict__.get("_fast_args")
+    if args is None:
+        from . import fastpath
+        pin = require_pinocchio()
+        fm = _fast_model(robot)
+        model = robot.pin_model
+        data = model.createData()
+        pin.forwardKinematics(model, data, pin.neutral(model))
+        n = robot.n
+        code, axis = np.zeros(n, np.int64), np.zeros((n, 3))
+        for k, kind in enumerate(robot.pin_kinds):
+            i = k + 1
+            if kind in ("revolute", "prismatic"):
+                axis[k] = _joint_axis(model, data, i, kind)
+            code[k] = fastpath.PIN_CODES["continuous" if kind == "revolute" and model.joints[i].nq == 2 else kind]
+        pin_arrays = (code, np.array(model.idx_qs[1:], np.int64), np.array(model.idx_vs[1:], np.int64), axis,
+                      np.array(robot.pin_placements, float),
+                      np.array([np.array(model.jointPlacements[i].translation).ravel() for i in range(1, n + 1)]),
+                      np.array([np.array(model.inertias[i].lever).ravel() for i in range(1, n + 1)]))
+        kernel = (fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.pframe, fm.rows, fm.mc, fm.world, fm.ortho,
+                  fm.dof_start, fm.gravity) + pin_arrays
+        blocks = tuple((a, b) for _, a, b, _ in robot.pin_unit_q)
+        args = (kernel, blocks, (1.0 - EULER_TOL) ** 2, (1.0 + EULER_TOL) ** 2)
+        object.__setattr__(robot, "_fast_args", args)
+    return args
+
+
+def _forward_dynamics_fast(robot, q, v, tau, where):
+    """form="fast": the input check in Python (a few array operations when all is well; else the readable
+    checks, which name the argument), then one compiled call (``fastpath._pin_fd``)."""
+    from . import fastpath
+    if type(robot) is not RobotSystem:
+        _robot(robot, where)
+    if not fastpath.available():                                   # pragma: no cover - depends on the extra
+        raise ModelError("form='fast' needs numba: pip install numba (or the extra 'fast')")
+    kernel, blocks, lo, hi = _fast_args(robot)
+    model = robot.pin_model
+    nq, nv = model.nq, model.nv
+    ok = (type(q) is np.ndarray and type(v) is np.ndarray and type(tau) is np.ndarray and q.dtype == _F64
+          and v.dtype == _F64 and tau.dtype == _F64 and q.shape == (nq,) and v.shape == (nv,)
+          and tau.shape == (nv,) and math.isfinite(q @ q + v @ v + tau @ tau))      # NaN/inf spoil the sum
+    if ok:
+        for a, b in blocks:
+            s = q[a:b] @ q[a:b]
+            if not lo <= s <= hi:
+                ok = False
+                break
+    if not ok:                                                    # the readable checks raise, or convert
+        q, v = _pin_state(robot, q, v, where)
+        tau = _check.vector(tau, nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
+    return fastpath._pin_fd(*kernel, q, v, tau)
 
 
 def _fast_model(robot: RobotSystem):
