@@ -881,3 +881,58 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
 
 __all__ += ["check_equipollent"]
 CHECKERS["equipollent"] = check_equipollent
+
+
+# ----------------------------------------------------------------------------- closed loops (Critchley & Anderson)
+
+def _reduction_cases(n_cases: int, seed: int) -> list:
+    """Inward RCR steps (eq. 34, 36) on the loops of the closed-loops chapter, each case one step
+    with the R^{k+1} left by the steps before it, at assembled random configurations."""
+    from . import rcr
+    rng = np.random.default_rng(seed)
+    makers = [(rcr.five_bar, "acs", "five-bar"), (rcr.four_bar, "acs", "four-bar"),
+              (lambda: rcr.loop_chain(6, seed=seed), "rcr", "six-joint loop")]
+    cases = []
+    while len(cases) < n_cases:
+        make, method, label = makers[len(cases) % len(makers)]
+        model = make()
+        topo = rcr.topology(model, method)
+        deps = list(topo.deps)
+        q = rcr.solve_dependents(model, model.q0 + rng.uniform(-0.05, 0.05, model.n))
+        Jc = rcr.closure_jacobian(model, q)
+        R = np.eye(3)
+        for step, d in enumerate(sorted(deps, reverse=True)):      # inward: the last dependent first
+            a = Jc[:, d]
+            Q, R_new = rcr.reduction_step(R, a)
+            wrong = ((((1.0 / (a @ a)), R_new), "Q^k needs R^{k+1}: eq. (34) is 1 / (a^T R^{k+1} a)"),
+                     ((Q, np.eye(3) - Q * np.outer(a, a)),
+                      "R^k keeps R^{k+1} on both sides: eq. (36), R^{k+1} (U - a Q a^T R^{k+1})"),
+                     ((Q, R - Q * np.outer(a, a)),
+                      "project with R^{k+1} a, not with a: R^k = R^{k+1} - Q (R^{k+1} a)(R^{k+1} a)^T"),
+                     ((Q, Q * np.outer(R @ a, R @ a)), "R^k is what is left: subtract from R^{k+1}"))
+            cases.append(Case((R.copy(), a.copy()),
+                              f"{label}, elimination {step + 1} of 3: R_next 3x3, a shape (3,)",
+                              (np.array(Q), R_new), wrong))
+            R = R_new
+    return cases[:n_cases]
+
+
+def check_rcr_reduction_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(R_next, a) -> (Q, R)``: one inward step of the RCR loop kinematics,
+    Q^k of eq. (34) and R^k of eq. (36), from R^{k+1} and the closure column a = (^kS^n)^T P_k^k.
+
+    Reference: :func:`rfda_teach.rcr.reduction_step`.
+
+    Examples
+    --------
+    >>> check_rcr_reduction_step(lambda R, a: None).implemented
+    check_rcr_reduction_step: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    name = "check_rcr_reduction_step"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    return run_cases(name, student_fn, _reduction_cases(n_cases, seed))
+
+
+__all__ += ["check_rcr_reduction_step"]
+CHECKERS["rcr_reduction_step"] = check_rcr_reduction_step

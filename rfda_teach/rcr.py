@@ -1503,3 +1503,50 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
 
 
 __all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses", "count_multiplications"]
+
+
+# ----------------------------------------------------------------------------- one reduction step
+
+class ReductionStep(NamedTuple):
+    """One inward step of the loop kinematics: ``Q`` (eq. 34) and ``R`` = R^k (eq. 36)."""
+
+    Q: float
+    R: np.ndarray
+
+
+def reduction_step(R_next, a, *, tol: float = 1e-9) -> ReductionStep:
+    """One RCR inward step, eq. (34) and (36): eliminate the dependent with closure column ``a``.
+
+    ``R_next`` is R^{k+1} (the identity U before the first elimination, eq. 30 being this step
+    with R^{n+1} = U) and ``a`` = (^kS^n)^T P_k^k, the phantom's partial velocity for u_k.  Returns
+    Q^k = 1 / (a^T R^{k+1} a) and R^k = R^{k+1} (U - a Q^k a^T R^{k+1}).  When a^T R^{k+1} a <=
+    tol |a|^2 the dependent cannot be eliminated (``a`` lies in the span of the columns eliminated
+    before it) and :class:`SingularCoordinateSelectionError` is raised.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> st = reduction_step(np.eye(3), [0.0, 1.0, 0.0])      # a slider along x, eliminated first
+    >>> st.Q, st.R.diagonal()
+    (1.0, array([1., 0., 1.]))
+    """
+    where = "rcr.reduction_step"
+    R_next = _check.matrix(R_next, (3, 3), "R_next", where=where, symmetric=True)
+    a = _check.vector(a, 3, "a", where=where, hint="the 3-vector (^kS^n)^T P_k^k of eq. (31)")
+    tol = _check.scalar(tol, "tol", where=where, positive=True)
+    aa = float(a @ a)
+    if aa == 0.0:
+        raise ModelError(f"{where}: a is zero; the joint does not move the phantom, so it cannot be "
+                         "a dependent coordinate")
+    Ra = R_next @ a
+    den = float(a @ Ra)
+    if den <= tol * aa:
+        raise SingularCoordinateSelectionError(
+            f"{where}: a^T R a / |a|^2 = {den / aa:.1e} <= tol: this dependent's column lies in the span "
+            "of those eliminated before it (eq. 34 has no inverse); choose other dependents (ACS) or "
+            "re-root the loop (GCL)")
+    Q = 1.0 / den                                                       # eq. (34)
+    return ReductionStep(Q, R_next - Q * np.outer(Ra, Ra))              # eq. (36), R symmetric
+
+
+__all__ += ["ReductionStep", "reduction_step"]

@@ -286,6 +286,23 @@ WRONG += [
 ]
 
 
+# ----------------------------------------------------------------------------- closed loops: one RCR inward step
+
+def rcr_reduction_step(R, a):
+    Ra = R @ a
+    Q = 1.0 / (a @ Ra)
+    return Q, R - Q * np.outer(Ra, Ra)
+
+
+REFERENCE["rcr_reduction_step"] = rcr_reduction_step
+WRONG += [
+    ("rcr_reduction_step", lambda R, a: (1.0 / (a @ a), rcr_reduction_step(R, a)[1]), "R^{k+1}"),
+    ("rcr_reduction_step", lambda R, a: (rcr_reduction_step(R, a)[0],
+                                         np.eye(3) - rcr_reduction_step(R, a)[0] * np.outer(a, a)),
+     "eq. (36)"),
+]
+
+
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 

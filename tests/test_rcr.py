@@ -354,3 +354,31 @@ def test_non_finite_entries_are_named_wherever_they_are(i, bad, which, fn):
     f = getattr(rcr, fn, None) or getattr(loopref, fn)
     with pytest.raises(ModelError, match=rf"{fn}: {which}\[{i}\] is {bad}"):
         f(fb, q, qd)
+
+
+# ----------------------------------------------------------------------------- reduction_step (eq. 34, 36)
+
+@pytest.mark.parametrize("make,method", [(rcr.five_bar, "acs"), (rcr.four_bar, "acs"),
+                                         (lambda: rcr.loop_chain(7), "rcr")])
+def test_reduction_step_repeats_the_loop_kinematics(make, method):
+    """Stepping reduction_step inward over the dependents gives the Q^k and R^{k+1} of the recursion."""
+    model = make()
+    topo = rcr.topology(model, method)
+    kin = rcr._kinematics(model, topo, model.q0, np.zeros(model.n))
+    lp = rcr._loop_kinematics(model, topo, kin)
+    R = np.eye(3)
+    for j in sorted(lp.Q, reverse=True):
+        assert np.allclose(R, lp.Rn[j], atol=1e-12)
+        st = rcr.reduction_step(R, lp.a[j])
+        assert st.Q == pytest.approx(lp.Q[j], rel=1e-12)
+        assert np.allclose(st.R @ st.R, st.R, atol=1e-10) and np.allclose(st.R, st.R.T, atol=1e-12)
+        R = st.R
+    assert np.abs(R).max() < 1e-9                    # all m = 3 constraint directions used up
+
+
+def test_reduction_step_refuses_the_parallel_sliders():
+    fb = rcr.five_bar()
+    Jc = rcr.closure_jacobian(fb, fb.q0)
+    R5 = rcr.reduction_step(np.eye(3), Jc[:, 4]).R
+    with pytest.raises(SingularCoordinateSelectionError, match="span"):
+        rcr.reduction_step(R5, Jc[:, 3])

@@ -307,9 +307,20 @@ for tag, b, match in (("str", "rod", "body must be a Body"), ("int", 1, "body mu
                       ("spatial", Body("spatial", 1.0, np.eye(3)), "planar")):
     add(f"rcr.spatial_inertia-{tag}", lambda b=b: rcr.spatial_inertia(b), ModelError, match)
 
+# rcr.reduction_step (eq. 34, 36)
+for tag, R, match in (("shape", np.eye(2), r"R_next has shape \(2, 2\)"), ("nan", np.full((3, 3), NAN), "R_next"),
+                      ("asym", np.triu(np.ones((3, 3))), "not symmetric"), ("none", None, "R_next")):
+    add(f"rcr.reduction_step-R-{tag}", lambda R=R: rcr.reduction_step(R, [0.0, 1.0, 0.0]), ModelError, match)
+for tag, a, match in (("short", [1.0, 0.0], r"a has shape \(2,\)"), ("nan", [NAN, 0.0, 0.0], r"a\[0\] is nan"),
+                      ("zero", [0.0, 0.0, 0.0], "a is zero"), ("str", "a", "a")):
+    add(f"rcr.reduction_step-a-{tag}", lambda a=a: rcr.reduction_step(np.eye(3), a), ModelError, match)
+add("rcr.reduction_step-tol", lambda: rcr.reduction_step(np.eye(3), [1.0, 0, 0], tol=-1.0), ModelError, "tol")
+
 COVERED = sorted({c.id.split("-")[1] for c in CASES})
 EXEMPT: dict = {
     "rcr.Topology": "a plain record returned by rcr.topology (NamedTuple); its builder rcr.topology is covered",
     "rcr.RCRResult": "a plain result record returned by rcr.simulate (NamedTuple)",
+    "rcr.ReductionStep": "a plain result record returned by rcr.reduction_step (NamedTuple)",
     "loopref.RefResult": "a plain result record returned by loopref.dae_simulate / sympy_simulate (NamedTuple)",
 }
+
