@@ -435,3 +435,81 @@ def _solo():
     if not _SOLO:
         _SOLO.append(interop.example_robot("solo12"))
     return _SOLO[0]
+
+
+# ---------------------------------------------------------------- issue 16: the compiled path end to end
+
+_PIN_JOINTS = {
+    "RX": lambda pin, u: pin.JointModelRX(), "RY": lambda pin, u: pin.JointModelRY(),
+    "RZ": lambda pin, u: pin.JointModelRZ(), "R unaligned": lambda pin, u: pin.JointModelRevoluteUnaligned(u),
+    "RUBX": lambda pin, u: pin.JointModelRUBX(), "RUBZ": lambda pin, u: pin.JointModelRUBZ(),
+    "RUBY": lambda pin, u: pin.JointModelRUBY(),    # unaligned continuous joints: test_every_urdf_joint_kind
+    "PX": lambda pin, u: pin.JointModelPX(), "PY": lambda pin, u: pin.JointModelPY(),
+    "P unaligned": lambda pin, u: pin.JointModelPrismaticUnaligned(u),
+    "free": lambda pin, u: pin.JointModelFreeFlyer(), "spherical": lambda pin, u: pin.JointModelSpherical(),
+    "planar": lambda pin, u: pin.JointModelPlanar(),
+}
+
+
+def random_pin_tree(kinds, parents, seed):
+    """A Pinocchio model with the given joint kinds (names of _PIN_JOINTS) and parents (-1: the ground,
+    so several roots make a forest), random placements, physical inertias and unit axes."""
+    rng = np.random.default_rng(seed)
+    model = pin.Model()
+    for k, (kind, p) in enumerate(zip(kinds, parents)):
+        u = rng.normal(size=3)
+        u /= np.linalg.norm(u)
+        M = pin.SE3(pin.rpy.rpyToMatrix(*rng.normal(size=3)), rng.normal(size=3) * 0.3)
+        j = model.addJoint(p + 1, _PIN_JOINTS[kind](pin, u), M, f"j{k}")
+        s1, s2, s3 = rng.uniform(0.05, 1.0, 3)
+        R = pin.rpy.rpyToMatrix(*rng.normal(size=3))
+        model.appendBodyToJoint(j, pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2,
+                                               R @ np.diag([s2 + s3, s1 + s3, s1 + s2]) @ R.T), pin.SE3.Identity())
+    return interop.from_pinocchio(model)
+
+
+@st_.composite
+def _pin_trees(draw):
+    n = draw(st_.integers(1, 12))
+    kinds = draw(st_.lists(st_.sampled_from(sorted(_PIN_JOINTS)), min_size=n, max_size=n))
+    parents = [draw(st_.integers(-1, k - 1)) for k in range(n)]
+    return kinds, parents, draw(st_.integers(0, 2 ** 31 - 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_pin_trees())
+def test_fast_path_end_to_end_equals_the_readable_featherstone_form(tree):
+    """The compiled path (Pinocchio kinematics, speed maps, the RFDA, q-ddot back) against its
+    specification, the readable interop.forward_dynamics: random trees and forests with every joint
+    kind, free-flyers and spherical joints anywhere, to 1e-10."""
+    from rfda_teach import fastpath
+    if not fastpath.available():
+        pytest.skip("numba is not installed")
+    kinds, parents, seed = tree
+    robot = random_pin_tree(kinds, parents, seed)
+    q, v, tau = interop.random_state(robot, seed=seed)
+    ref = interop.forward_dynamics(robot, q, v, tau, form="featherstone")
+    assert rel(interop.forward_dynamics(robot, q, v, tau, form="fast"), ref) < 1e-10
+    assert rel(ref, pin.aba(robot.pin_model, robot.pin_model.createData(), q, v, tau)) < 1e-8
+
+
+@pytest.mark.parametrize("name, floating", [("ur5", None), ("panda", None), ("talos", None), ("solo12", None),
+                                            ("anymal", None), ("hyq", None), ("talos", False), ("baxter", None),
+                                            ("tiago", None)])
+def test_fast_path_end_to_end_on_the_example_robots(name, floating):
+    from rfda_teach import fastpath
+    if not fastpath.available():
+        pytest.skip("numba is not installed")
+    robot = interop.example_robot(name, floating_base=floating)
+    for seed in range(2):
+        q, v, tau = interop.random_state(robot, seed=seed)
+        ref = interop.forward_dynamics(robot, q, v, tau, form="featherstone")
+        assert rel(interop.forward_dynamics(robot, q, v, tau, form="fast"), ref) < 1e-10
+
+
+def test_fast_path_accepts_lists_and_converts_like_the_readable_forms():
+    robot = interop.example_robot("solo12")
+    q, v, tau = interop.random_state(robot, seed=0)
+    ref = interop.forward_dynamics(robot, q, v, tau, form="featherstone")
+    assert rel(interop.forward_dynamics(robot, list(q), list(v), list(tau), form="fast"), ref) < 1e-10
+    assert rel(interop.forward_dynamics(robot, q, v, tau.astype(np.float32), form="fast"), ref) < 1e-6
