@@ -7,8 +7,8 @@ just before ``python -m pytest``) is not executed again, and every other noteboo
 executed exactly once per test run.  A failing cell (a broken ``assert``) fails the build.
 
 The cache knows only the notebooks' code, not the package they import: when a file of
-``rfda_teach/`` is newer than a cached execution, the cache is dropped first, so a change to
-the package is always checked against every chapter.
+``rfda_teach/`` is newer than a cached execution, the cache is dropped and every page is
+rebuilt (``--all``), so a change to the package is checked against every chapter.
 
 ``RFDA_BOOK_PREBUILT=1`` skips the build and tests the ``_build/html`` already there (for
 re-running the browser test alone).
@@ -52,6 +52,14 @@ class Build:
     html: Path
 
 
+def toc_notebooks() -> list[str]:
+    """File names of the notebooks in ``_toc.yml`` (the chapters the build executes)."""
+    import re
+
+    files = re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
+    return sorted(Path(f).name + ".ipynb" for f in files if (ROOT / (f + ".ipynb")).exists())
+
+
 @contextlib.contextmanager
 def _build_lock():
     """One build at a time in this checkout (several test runs may share ``_build``)."""
@@ -74,7 +82,12 @@ def build_book() -> Build:
            "build", str(ROOT), "-W", "-n", "--keep-going"]
     with _build_lock():
         if not cache_is_current():
-            shutil.rmtree(CACHE, ignore_errors=True)      # outputs of an older package
+            # outputs of an older package: drop them, and make Sphinx re-read every page
+            # (an incremental build re-reads only changed sources and would execute nothing)
+            shutil.rmtree(CACHE, ignore_errors=True)
+            cmd = cmd + ["--all"]
+        elif CACHE.exists() and set(toc_notebooks()) - set(notebook_execution_times()):
+            cmd = cmd + ["--all"]                    # a chapter has no cached execution
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
         seconds = time.perf_counter() - t0
