@@ -458,18 +458,19 @@ def _robot(robot, where):
                                 "System has no Pinocchio model)")
 
 
-def _pin_state(robot: RobotSystem, q, v, where):
+def _pin_state(robot: RobotSystem, q, v, where, names=("q", "v")):
     """Pinocchio's (q, v) as finite float arrays of the right lengths, with unit quaternions and
-    (cos, sin) pairs; else a ModelError naming the argument or the joint."""
+    (cos, sin) pairs; else a ModelError naming the argument (``names``) or the joint."""
     model = robot.pin_model
-    q = _check.vector(q, model.nq, "q", where=where, hint=f"Pinocchio's configuration of {robot.name!r}")
-    v = _check.vector(v, model.nv, "v", where=where, hint=f"Pinocchio's velocity of {robot.name!r}")
+    nq_, nv_ = names
+    q = _check.vector(q, model.nq, nq_, where=where, hint=f"Pinocchio's configuration of {robot.name!r}")
+    v = _check.vector(v, model.nv, nv_, where=where, hint=f"Pinocchio's velocity of {robot.name!r}")
     for name, a, b, what in robot.pin_unit_q:
         nrm = float(np.linalg.norm(q[a:b]))
         if abs(nrm - 1.0) > EULER_TOL:
-            raise ModelError(f"{where}: q[{a}:{b}], the {what} of joint {name!r}, has norm {nrm:.8g}, not 1 "
-                             f"(tolerance {EULER_TOL}); normalise q first, e.g. "
-                             "q = pinocchio.normalize(robot.pin_model, q)")
+            raise ModelError(f"{where}: {nq_}[{a}:{b}], the {what} of joint {name!r}, has norm {nrm:.8g}, not 1 "
+                             f"(tolerance {EULER_TOL}); normalise {nq_} first, e.g. "
+                             f"{nq_} = pinocchio.normalize(robot.pin_model, {nq_})")
     return q, v
 
 
@@ -863,3 +864,227 @@ def ur5_screws():
 
 
 __all__ += ["from_screws", "from_dh", "ur5_screws"]
+
+
+# ----------------------------------------------------------------------------- robots in their own (q, v)
+
+@dataclass(frozen=True, eq=False)
+class RobotTrajectory:
+    """A robot's motion in Pinocchio's coordinates: times ``t`` (m,), configurations ``q`` (m, nq) with unit
+    quaternions and (cos, sin) pairs, velocities ``v`` (m, nv); ``nfev`` right-hand-side evaluations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> RobotTrajectory(np.zeros(1), np.zeros((1, 2)), np.zeros((1, 2)), 0).q.shape
+    (1, 2)
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    nfev: int = 0
+
+
+def _rate_plan(robot: RobotSystem):
+    """(q indices, v indices) of the joints whose qdot is v (bounded revolute, prismatic), and
+    (kind, idx_q, idx_v) of the others, once per robot."""
+    plan = robot.__dict__.get("_rate_plan")
+    if plan is None:
+        model = robot.pin_model
+        sq, sv, special = [], [], []
+        for k, kind in enumerate(robot.pin_kinds):
+            jm = model.joints[k + 1]
+            if kind in ("revolute", "prismatic") and jm.nq == 1:
+                sq.append(jm.idx_q)
+                sv.append(jm.idx_v)
+            else:
+                special.append(("continuous" if kind == "revolute" else kind, jm.idx_q, jm.idx_v))
+        plan = (np.array(sq, np.int64), np.array(sv, np.int64), tuple(special),
+                tuple((a, b) for _, a, b, _ in robot.pin_unit_q))
+        object.__setattr__(robot, "_rate_plan", plan)
+    return plan
+
+
+def _quat_rate(e, w):
+    """d/dt of Pinocchio's quaternion e = (x, y, z, w) under the local angular velocity w: (1/2) e (w, 0)."""
+    x, y, z, s = e
+    return 0.5 * np.array([s * w[0] + y * w[2] - z * w[1], s * w[1] + z * w[0] - x * w[2],
+                           s * w[2] + x * w[1] - y * w[0], -(x * w[0] + y * w[1] + z * w[2])])
+
+
+def configuration_rate(robot: RobotSystem, q, v) -> np.ndarray:
+    """qdot for Pinocchio's (q, v): v for revolute and prismatic joints; for a free-flyer R v_lin and the
+    quaternion rate (1/2) e (omega, 0) with omega in the child frame; the same quaternion rate for a
+    spherical joint; (-sin, cos) omega for a continuous joint's (cos, sin) pair; a planar joint's (x, y)
+    rotated by its angle and its (cos, sin) pair as a continuous joint's.  The first-order
+    form q' = qdot(q, v), v' = a(q, v, tau) that :func:`simulate` integrates.
+
+    Examples
+    --------
+    >>> import numpy as np, pinocchio as pin
+    >>> robot = example_robot("solo12")
+    >>> q, v, _ = random_state(robot, seed=0)
+    >>> h = 1e-6
+    >>> fd = (pin.integrate(robot.pin_model, q, h * v) - pin.integrate(robot.pin_model, q, -h * v)) / (2 * h)
+    >>> bool(np.allclose(configuration_rate(robot, q, v), fd, atol=1e-8))
+    True
+    """
+    where = "interop.configuration_rate"
+    robot = _robot(robot, where)
+    q, v = _pin_state(robot, q, v, where)
+    return _configuration_rate(robot, q, v)
+
+
+def _configuration_rate(robot, q, v):
+    sq, sv, special, _ = _rate_plan(robot)
+    qd = np.empty(q.shape[0])
+    qd[sq] = v[sv]
+    for kind, a, b in special:
+        if kind == "free":
+            x, y, z, s = q[a + 3:a + 7]
+            u = v[b:b + 3]                                     # p' = R v_lin (Eigen's quaternion matrix)
+            R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * s), 2 * (x * z + y * s)],
+                          [2 * (x * y + z * s), 1 - 2 * (x * x + z * z), 2 * (y * z - x * s)],
+                          [2 * (x * z - y * s), 2 * (y * z + x * s), 1 - 2 * (x * x + y * y)]])
+            qd[a:a + 3] = R @ u
+            qd[a + 3:a + 7] = _quat_rate(q[a + 3:a + 7], v[b + 3:b + 6])
+        elif kind == "spherical":
+            qd[a:a + 4] = _quat_rate(q[a:a + 4], v[b:b + 3])
+        elif kind == "continuous":
+            qd[a], qd[a + 1] = -q[a + 1] * v[b], q[a] * v[b]
+        else:                                                  # planar: (x, y, cos, sin), v = (vx, vy, wz)
+            c, s = q[a + 2], q[a + 3]
+            qd[a], qd[a + 1] = c * v[b] - s * v[b + 1], s * v[b] + c * v[b + 1]
+            qd[a + 2], qd[a + 3] = -s * v[b + 2], c * v[b + 2]
+    return qd
+
+
+def _normalise(q, blocks):
+    for a, b in blocks:
+        q[..., a:b] /= np.linalg.norm(q[..., a:b], axis=-1, keepdims=True)
+    return q
+
+
+def energy(robot: RobotSystem, q, v) -> float:
+    """Total energy, kinetic plus potential in the robot's gravity (Pinocchio's
+    ``computeKineticEnergy`` + ``computePotentialEnergy``), for Pinocchio's (q, v).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> robot = example_robot("ur5")
+    >>> q, v, _ = random_state(robot, seed=0)
+    >>> bool(energy(robot, q, 2 * v) > energy(robot, q, v))
+    True
+    """
+    pin = require_pinocchio()
+    where = "interop.energy"
+    robot = _robot(robot, where)
+    q, v = _pin_state(robot, q, v, where)
+    data = robot.pin_model.createData()
+    return float(pin.computeKineticEnergy(robot.pin_model, data, q, v)
+                 + pin.computePotentialEnergy(robot.pin_model, data, q))
+
+
+def _tau_of_time(tau, robot, t_final, where):
+    """tau as a function f(t, q, v): zero, constant, samples at evenly spaced times (linear
+    interpolation) or the user's callable (its output checked)."""
+    nv = robot.pin_model.nv
+    if tau is None:
+        zero = np.zeros(nv)
+        return lambda t, q, v: zero
+    if callable(tau):
+        def f(t, q, v):
+            try:
+                out = tau(t, q.copy(), v.copy())
+            except Exception as exc:                          # the user's controller failed: say where
+                raise ModelError(f"{where}: the callable tau raised {type(exc).__name__}: {exc} at t = {t:.6g}; "
+                                 "tau(t, q, v) must return the nv joint forces") from exc
+            return _check.vector(out, nv, "tau(t, q, v)", where=where,
+                                 hint=f"the callable tau must return {nv} joint forces")
+        return f
+    arr = _check._array(tau, "tau", where)
+    if arr.ndim == 1:
+        arr = _check.vector(arr, nv, "tau", where=where, hint=f"{nv} constant joint forces")
+        return lambda t, q, v: arr
+    if arr.ndim != 2 or arr.shape[1] != nv or arr.shape[0] < 2:
+        raise ModelError(f"{where}: tau has shape {arr.shape}; give {nv} constant joint forces, an array "
+                         f"(m, {nv}) of joint forces at m >= 2 evenly spaced times from 0 to t_final, or a "
+                         "callable tau(t, q, v)")
+    arr = _check._finite(arr, "tau", where)
+    m = arr.shape[0]
+
+    def g(t, q, v):
+        s = min(max(t / t_final, 0.0), 1.0) * (m - 1)
+        i = min(int(s), m - 2)
+        w = s - i
+        return (1.0 - w) * arr[i] + w * arr[i + 1]
+    return g
+
+
+def simulate(robot: RobotSystem, q0, v0, t_final, *, tau=None, form: str = "fast", method: str = "DOP853",
+             rtol: float = 1e-10, atol: float = 1e-10, t_eval=None, n_out: int | None = None) -> RobotTrajectory:
+    """Integrate a robot's motion in Pinocchio's own coordinates (q, v) over [0, t_final] with
+    ``scipy.integrate.solve_ivp`` (``method`` "DOP853", "RK45", "Radau", "BDF" or "LSODA").
+
+    The first-order system is q' = :func:`configuration_rate` (q, v), v' = :func:`forward_dynamics`
+    (q, v, tau), in the embedding coordinates of q (quaternions, (cos, sin) pairs).  Quaternions stay unit by
+    renormalisation, not by integrating on the manifold: the right-hand side evaluates the dynamics at q
+    with every quaternion and (cos, sin) pair normalised (their rate is tangent to the unit sphere, so the
+    integrator drifts off it only by its truncation error), and every returned q is normalised.
+    ``tau`` is None (no joint forces), a constant vector (nv,), an array (m, nv) of samples at m evenly
+    spaced times from 0 to t_final (linear interpolation between them), or a callable tau(t, q, v) such
+    as a PD controller.  ``form`` is any form of :func:`forward_dynamics` ("fast" by default).  Output at
+    the solver's steps, at ``t_eval``, or at ``n_out`` evenly spaced times.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import interop
+    >>> robot = interop.example_robot("ur5")
+    >>> q0, v0, _ = interop.random_state(robot, seed=0)
+    >>> pd = lambda t, q, v: -50.0 * (q - q0) - 5.0 * v          # a PD controller holding q0
+    >>> traj = interop.simulate(robot, q0, v0, 0.2, tau=pd, n_out=5)
+    >>> traj.t.shape, traj.q.shape, traj.v.shape
+    ((5,), (5, 6), (5, 6))
+    >>> interop.simulate(robot, q0, v0, -1.0)
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: interop.simulate: t_final is -1.0; give a finite end time > 0 in seconds, e.g. t_final=2.0
+    """
+    from scipy.integrate import solve_ivp
+    where = "interop.simulate"
+    robot = _robot(robot, where)
+    q0, v0 = _pin_state(robot, q0, v0, where, names=("q0", "v0"))
+    t_final = _check.time_span(t_final, "t_final", where=where)
+    form = _check.choice(form, ("fast", "featherstone", "lubich", "dense"), "form", where=where)
+    method = _check.choice(method, ("DOP853", "RK45", "Radau", "BDF", "LSODA"), "method", where=where)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    if t_eval is not None and n_out is not None:
+        raise ModelError(f"{where}: give t_eval or n_out, not both")
+    if n_out is not None:
+        n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
+        t_eval = np.linspace(0.0, t_final, n_out)
+    t_eval = _check.t_eval(t_eval, t_final, where=where)
+    tau_f = _tau_of_time(tau, robot, t_final, where)
+    nq = robot.pin_model.nq
+    blocks = _rate_plan(robot)[3]
+
+    def rhs(t, x):
+        q = _normalise(x[:nq].copy(), blocks)
+        v = x[nq:]
+        return np.concatenate([_configuration_rate(robot, q, v),
+                               forward_dynamics(robot, q, v, tau_f(t, q, v), form=form)])
+
+    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, v0]), method=method, rtol=rtol, atol=atol,
+                    t_eval=t_eval)
+    if sol.status < 0:
+        raise ModelError(f"{where}: solve_ivp ({method}) stopped at t = {sol.t[-1]:.6g}: {sol.message}; try "
+                         "method='Radau' (stiff), looser rtol/atol or a shorter t_final")
+    X = sol.y.T
+    return RobotTrajectory(sol.t, _normalise(X[:, :nq].copy(), blocks), X[:, nq:].copy(), int(sol.nfev))
+
+
+__all__ += ["RobotTrajectory", "configuration_rate", "energy", "simulate"]

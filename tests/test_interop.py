@@ -513,3 +513,97 @@ def test_fast_path_accepts_lists_and_converts_like_the_readable_forms():
     ref = interop.forward_dynamics(robot, q, v, tau, form="featherstone")
     assert rel(interop.forward_dynamics(robot, list(q), list(v), list(tau), form="fast"), ref) < 1e-10
     assert rel(interop.forward_dynamics(robot, q, v, tau.astype(np.float32), form="fast"), ref) < 1e-6
+
+
+# ---------------------------------------------------------------- issue 16: robots simulated in (q, v)
+
+def _gravity_free(name):
+    model = interop.example_robot(name).pin_model.copy()
+    model.gravity.linear = np.zeros(3)
+    return interop.from_pinocchio(model)
+
+
+def test_simulate_conserves_energy_of_a_free_floating_robot():
+    """Torque-free, gravity-free Solo-12 (a free-flyer and 12 joints) over 2 s: energy to 1e-6 relative
+    (about 1e-11 with the default DOP853, rtol = atol = 1e-10), quaternion unit."""
+    robot = _gravity_free("solo12")
+    q0, v0, _ = interop.random_state(robot, seed=0)
+    traj = interop.simulate(robot, q0, v0, 2.0, n_out=41)
+    assert traj.t[-1] == 2.0 and traj.q.shape == (41, 19) and traj.v.shape == (41, 18)
+    E = np.array([interop.energy(robot, q, v) for q, v in zip(traj.q, traj.v)])
+    assert np.abs(E - E[0]).max() / E[0] < 1e-6
+    assert np.abs(np.linalg.norm(traj.q[:, 3:7], axis=1) - 1).max() < 1e-12
+    h = traj.q[-1] - q0                                          # it moved
+    assert np.linalg.norm(h) > 0.1
+
+
+@settings(max_examples=20, deadline=None)
+@given(_pin_trees())
+def test_configuration_rate_is_the_derivative_of_pinocchio_integrate(tree):
+    """q' of every joint kind against pinocchio.integrate(q, h v) by central differences."""
+    robot = random_pin_tree(*tree)
+    q, v, _ = interop.random_state(robot, seed=tree[2])
+    h = 1e-6
+    fd = (pin.integrate(robot.pin_model, q, h * v) - pin.integrate(robot.pin_model, q, -h * v)) / (2 * h)
+    assert np.allclose(interop.configuration_rate(robot, q, v), fd, atol=1e-7 * (1 + np.abs(fd).max()))
+
+
+def test_simulate_against_pinocchio_on_the_manifold():
+    """A short horizon against an independent integrator: classical RK4 on Pinocchio's configuration
+    manifold (pinocchio.integrate, pinocchio.aba) with a small step, free-flyer and gravity included."""
+    robot = interop.example_robot("solo12")
+    model, data = robot.pin_model, robot.pin_model.createData()
+    q0, v0, tau = interop.random_state(robot, seed=4)
+    T, N = 0.1, 400
+    traj = interop.simulate(robot, q0, v0, T, tau=tau, t_eval=[T])
+    dt = T / N
+    q, v = q0.copy(), v0.copy()
+    for _ in range(N):                    # RK4 in the tangent space at q (the steps are tiny: O(dt^4) error)
+        def f(dq, dv):
+            qq = pin.integrate(model, q, dq)
+            return (v + dv), pin.aba(model, data, qq, v + dv, tau)
+        k1 = f(0 * v, 0 * v)
+        k2 = f(dt / 2 * k1[0], dt / 2 * k1[1])
+        k3 = f(dt / 2 * k2[0], dt / 2 * k2[1])
+        k4 = f(dt * k3[0], dt * k3[1])
+        dq = dt / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
+        dv = dt / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+        q, v = pin.integrate(model, q, dq), v + dv
+    assert np.linalg.norm(pin.difference(model, traj.q[-1], q)) < 1e-6
+    assert rel(traj.v[-1], v) < 1e-6
+
+
+def test_simulate_tau_constant_sampled_and_callable():
+    robot = interop.example_robot("ur5")
+    q0, v0, tau = interop.random_state(robot, seed=1)
+    const = interop.simulate(robot, q0, v0, 0.1, tau=tau, t_eval=[0.05, 0.1])
+    sampled = interop.simulate(robot, q0, v0, 0.1, tau=np.tile(tau, (3, 1)), t_eval=[0.05, 0.1])
+    called = interop.simulate(robot, q0, v0, 0.1, tau=lambda t, q, v: tau, t_eval=[0.05, 0.1])
+    for other in (sampled, called):
+        assert rel(other.q, const.q) < 1e-12 and rel(other.v, const.v) < 1e-12
+    ramp = interop.simulate(robot, q0, v0, 0.1, tau=np.array([0 * tau, 2 * tau]), t_eval=[0.1])
+    by_hand = interop.simulate(robot, q0, v0, 0.1, tau=lambda t, q, v: 20 * t * tau, t_eval=[0.1])
+    assert rel(ramp.q, by_hand.q) < 1e-9
+    pd = interop.simulate(robot, q0, v0, 3.0, tau=lambda t, q, v: -400 * (q - q0) - 40 * v
+                          + pin.computeGeneralizedGravity(robot.pin_model, robot.pin_model.createData(), q),
+                          t_eval=[3.0])
+    assert np.abs(pd.q[-1] - q0).max() < 1e-3                   # the PD controller holds q0
+    slow = interop.simulate(robot, q0, v0, 0.1, tau=tau, form="featherstone", t_eval=[0.1])
+    assert rel(slow.q, const.q[-1:]) < 1e-9
+
+
+def test_simulate_refuses_bad_input():
+    robot = interop.example_robot("solo12")
+    q0, v0, tau = interop.random_state(robot, seed=0)
+    q_bad = q0.copy(); q_bad[3:7] *= 2
+    for kw, match in [(dict(q0=q_bad), r"q0\[3:7\], the quaternion of joint 'root_joint', has norm 2"),
+                      (dict(v0=v0[:3]), r"v0 has shape \(3,\)"), (dict(t_final=0.0), r"t_final is 0.0"),
+                      (dict(tau=tau[:3]), r"tau has shape \(3,\)"), (dict(tau=np.ones((1, 18))), r"tau has shape"),
+                      (dict(tau=lambda t, q, v: None), r"tau\(t, q, v\) must be an array"),
+                      (dict(tau=lambda t, q, v: 1 / 0), r"the callable tau raised ZeroDivisionError"),
+                      (dict(method="euler"), r"method='euler'"), (dict(form="aba"), r"form='aba'"),
+                      (dict(n_out=1), r"n_out"), (dict(t_eval=[2.0]), r"t_eval has times outside")]:
+        args = dict(robot=robot, q0=q0, v0=v0, t_final=0.1)
+        args.update(kw)
+        with pytest.raises(ModelError, match=match):
+            interop.simulate(args.pop("robot"), args.pop("q0"), args.pop("v0"), args.pop("t_final"), **args)

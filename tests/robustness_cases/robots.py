@@ -33,6 +33,13 @@ def _fd(name="solo12", *, form="featherstone", **bad):
     return interop.forward_dynamics(bad.pop("robot", _robot(name)), args["q"], args["v"], args["tau"], form=form)
 
 
+def _sim(**bad):
+    q, v, _ = _state()
+    args = dict(q0=q, v0=v, t_final=0.01)
+    args.update(bad)
+    return interop.simulate(_robot(), args.pop("q0"), args.pop("v0"), args.pop("t_final"), **args)
+
+
 def _unit_q(scale):
     q, v, tau = _state()
     q = q.copy()
@@ -134,6 +141,32 @@ CASES = [
     Case("interop.forward_dynamics form", lambda: _fd(form="aba"), ME, r"form='aba' is not known"),
     Case("interop.forward_dynamics plain System", lambda: interop.forward_dynamics(models.chain(2, "spatial"),
          *_state()), ME, r"robot must be a RobotSystem, got System"),
+    Case("interop.forward_dynamics fast q None", lambda: _fd(q=None, form="fast"), ME, r"forward_dynamics: q must be "),
+    Case("interop.forward_dynamics fast v str", lambda: _fd(v="v", form="fast"), ME, r"v must be an array"),
+    Case("interop.forward_dynamics fast tau nan", lambda: _fd(tau=_nan_at(_state()[2], 4), form="fast"), ME,
+         r"tau\[4\] is nan"),
+    Case("interop.forward_dynamics fast q long", lambda: _fd(q=np.zeros(20), form="fast"), ME, r"q has shape \(20,\)"),
+    Case("interop.forward_dynamics fast robot None", lambda: interop.forward_dynamics(None, *_state(), form="fast"),
+         ME, r"robot must be a RobotSystem"),
+    # ------------------------------------------------------------ interop.simulate, configuration_rate, energy
+    Case("interop.simulate t_final 0", lambda: _sim(t_final=0.0), ME, r"simulate: t_final is 0.0"),
+    Case("interop.simulate t_final str", lambda: _sim(t_final="2"), ME, r"t_final is '2'"),
+    Case("interop.simulate q0 quaternion", lambda: _sim(q0=_unit_q(3.0)), ME, r"q0\[3:7\], the quaternion"),
+    Case("interop.simulate v0 None", lambda: _sim(v0=None), ME, r"v0 must be an array"),
+    Case("interop.simulate tau shape", lambda: _sim(tau=np.zeros((2, 3))), ME, r"tau has shape \(2, 3\)"),
+    Case("interop.simulate tau returns str", lambda: _sim(tau=lambda t, q, v: "x"), ME, r"tau\(t, q, v\) must be"),
+    Case("interop.simulate method", lambda: _sim(method="euler"), ME, r"method='euler' is not known"),
+    Case("interop.simulate rtol", lambda: _sim(rtol=-1.0), ME, r"rtol is -1.0"),
+    Case("interop.simulate n_out", lambda: _sim(n_out=0), ME, r"n_out"),
+    Case("interop.simulate robot", lambda: interop.simulate("solo", *_state()[:2], 1.0), ME, r"robot must be"),
+    Case("interop.configuration_rate v nan", lambda: interop.configuration_rate(_robot(), _state()[0],
+         _nan_at(_state()[1], 0)), ME, r"configuration_rate: v\[0\] is nan"),
+    Case("interop.configuration_rate robot", lambda: interop.configuration_rate(None, *_state()[:2]), ME,
+         r"robot must be a RobotSystem"),
+    Case("interop.energy q short", lambda: interop.energy(_robot(), _state()[0][:5], _state()[1]), ME,
+         r"energy: q has shape \(5,\)"),
+    Case("interop.energy quaternion", lambda: interop.energy(_robot(), _unit_q(0.5), _state()[1]), ME,
+         r"q\[3:7\], the quaternion of joint 'root_joint', has norm 0.5"),
     # ------------------------------------------------------------ interop.to_state
     Case("interop.to_state robot None", lambda: interop.to_state(None, *_state()[:2]), ME, r"to_state: robot must be"),
     Case("interop.to_state v long", lambda: interop.to_state(_robot(), _state()[0], np.zeros(19)), ME, r"v has shape"),
@@ -233,9 +266,11 @@ for _fn in ("forward_dynamics", "joint_accelerations"):
 COVERED = ["interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
            "interop.to_state", "interop.forward_dynamics", "interop.random_state", "interop.example_robot_path",
            "interop.from_screws", "interop.from_dh",
+           "interop.simulate", "interop.configuration_rate", "interop.energy",
            "fastpath.FastModel", "fastpath.compile_model", "fastpath.forward_dynamics", "fastpath.joint_accelerations"]
 EXEMPT = {
     "interop.require_pinocchio": "takes no argument: imports pinocchio or says how to install it",
+    "interop.RobotTrajectory": "a plain record of arrays returned by interop.simulate (no checks of its own)",
     "interop.ur5_screws": "takes no argument: returns the UR5's fixed parameters",
     "fastpath.available": "takes no argument: reports whether numba is installed",
 }
