@@ -735,7 +735,8 @@ def _inputs(fm, y, yd, tau, where):
         tau = np.zeros(fm.n_dof)
     if (type(y) is np.ndarray and type(yd) is np.ndarray and type(tau) is np.ndarray and y.dtype == _F64
             and yd.dtype == _F64 and tau.dtype == _F64 and y.shape == (7 * n,) and yd.shape == (6 * n,)
-            and tau.shape == (fm.n_dof,)):
+            and tau.shape == (fm.n_dof,) and y.flags.c_contiguous and yd.flags.c_contiguous
+            and tau.flags.c_contiguous and y.flags.writeable and yd.flags.writeable and tau.flags.writeable):
         if math.isfinite(y @ y + yd @ yd + tau @ tau):               # NaN/inf anywhere spoils the sum
             s = (y * y).reshape(n, 7) @ _W7
             s -= 1.0
@@ -750,7 +751,7 @@ def _inputs(fm, y, yd, tau, where):
         i = int(np.argmax(bad))
         raise ModelError(f"{where}: body {i}: Euler parameters y[{7 * i + 3}:{7 * i + 7}] have norm "
                          f"{nrm[i]:.8g}, not 1 (tolerance {EULER_TOL}); normalise them (e / |e|)")
-    return y, yd, tau
+    return tuple(np.array(x, dtype=float, order="C") for x in (y, yd, tau))   # one compiled signature only
 
 
 def _run(fm, y, yd, tau, where):

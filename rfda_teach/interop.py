@@ -813,7 +813,9 @@ def _forward_dynamics_fast(robot, q, v, tau, where):
     nq, nv = model.nq, model.nv
     ok = (type(q) is np.ndarray and type(v) is np.ndarray and type(tau) is np.ndarray and q.dtype == _F64
           and v.dtype == _F64 and tau.dtype == _F64 and q.shape == (nq,) and v.shape == (nv,)
-          and tau.shape == (nv,) and math.isfinite(q @ q + v @ v + tau @ tau))      # NaN/inf spoil the sum
+          and tau.shape == (nv,) and q.flags.c_contiguous and v.flags.c_contiguous and tau.flags.c_contiguous
+          and q.flags.writeable and v.flags.writeable and tau.flags.writeable      # one compiled signature only
+          and math.isfinite(q @ q + v @ v + tau @ tau))                            # NaN/inf spoil the sum
     if ok:
         for a, b in blocks:
             s = q[a:b] @ q[a:b]
@@ -823,6 +825,7 @@ def _forward_dynamics_fast(robot, q, v, tau, where):
     if not ok:                                                    # the readable checks raise, or convert
         q, v = _pin_state(robot, q, v, where)
         tau = _check.vector(tau, nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
+        q, v, tau = (np.array(x, dtype=float, order="C") for x in (q, v, tau))  # contiguous, writeable copies
     return fastpath._pin_fd(*kernel, q, v, tau)
 
 

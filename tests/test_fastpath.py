@@ -138,3 +138,30 @@ def test_fast_path_never_raises_anything_but_model_error(arg, how, at, factor):
         if arg == "y" and 3 <= i % 7:                          # an Euler parameter changed: within tolerance
             e = args["y"].reshape(3, 7)[i // 7, 3:]
             assert abs(np.linalg.norm(e) - 1) <= 1e-6
+
+
+def test_each_kernel_is_compiled_once_and_cached_on_disk():
+    """Issue 16: the numba compile (seconds) is cached on disk (cache=True) and happens at most once per
+    process: lists, float32, strided and read-only inputs are converted to one signature first."""
+    from rfda_teach import interop
+    sys_ = models.chain(3, "spatial")
+    s = models.random_state(sys_, seed=0)
+    fm = fastpath.compile_model(sys_)
+    y_ro = s.y.copy()
+    y_ro.setflags(write=False)
+    strided = np.zeros(2 * s.yd.size)
+    strided[::2] = s.yd
+    for y, yd in [(s.y, s.yd), (list(s.y), s.yd), (s.y.astype(np.float32), s.yd), (y_ro, strided[::2])]:
+        fastpath.joint_accelerations(fm, y, yd)
+    robot = interop.example_robot("ur5")
+    q, v, tau = interop.random_state(robot, seed=0)
+    q_ro = q.copy()
+    q_ro.setflags(write=False)
+    big = np.zeros((6, 2))
+    big[:, 0] = v
+    for args in [(q, v, tau), (q_ro, big[:, 0], list(tau)), (q.astype(np.float32), v, tau)]:
+        interop.forward_dynamics(robot, *args, form="fast")
+    for kernel in (fastpath._fd, fastpath._pin_fd):
+        assert len(kernel.signatures) == 1, kernel.signatures
+        assert type(kernel._cache).__name__ == "FunctionCache"       # numba's on-disk cache is on
+        assert sum(kernel.stats.cache_misses.values()) <= 1
