@@ -1091,3 +1091,134 @@ def simulate(robot: RobotSystem, q0, v0, t_final, *, tau=None, form: str = "fast
 
 
 __all__ += ["RobotTrajectory", "configuration_rate", "energy", "simulate"]
+
+
+# ----------------------------------------------------------------------------- the same model for MuJoCo
+
+def to_mjcf(robot: RobotSystem) -> str:
+    """The robot as MuJoCo MJCF text: the same bodies (joint frames, mass centres, central inertias),
+    joints (hinge, slide, ball, free) and gravity, contacts off, no damping or armature, so that
+    ``mujoco.mj_forward`` gives the same accelerations as :func:`forward_dynamics` (MuJoCo is a peer for
+    the benchmark and the tests, not a dependency).  Bodies and joints are named ``b<k>`` and ``j<k>``
+    for body k.  Planar joints and free-flyers below the root have no MuJoCo counterpart and are refused.
+
+    Examples
+    --------
+    >>> text = to_mjcf(example_robot("ur5"))
+    >>> text.count("<joint "), '<flag contact="disable"' in text
+    (6, True)
+    """
+    pin = require_pinocchio()
+    where = "interop.to_mjcf"
+    robot = _robot(robot, where)
+    model = robot.pin_model
+    for k, kind in enumerate(robot.pin_kinds):
+        if kind == "planar" or (kind == "free" and robot.parents[k] >= 0):
+            raise ModelError(f"{where}: joint {model.names[k + 1]!r} is a {'planar joint' if kind == 'planar' else 'free-flyer below another body'}, "
+                             "which MuJoCo has no counterpart for; convert a robot with revolute, prismatic, "
+                             "spherical joints and free-flyers on the ground only")
+    def f(x):
+        return repr(float(x))
+    data = model.createData()
+    pin.forwardKinematics(model, data, pin.neutral(model))
+    children = [[] for _ in range(robot.n + 1)]
+    for k, p in enumerate(robot.parents):
+        children[p + 1].append(k)
+
+    def body(k, depth):
+        i = k + 1
+        plc = model.jointPlacements[i]
+        x, y, z, w = pin.Quaternion(np.array(plc.rotation)).coeffs()
+        t = np.array(plc.translation).ravel()
+        inert = model.inertias[i]
+        c, I = np.array(inert.lever).ravel(), np.array(inert.inertia)
+        kind = robot.pin_kinds[k]
+        pad = "  " * depth
+        out = [f'{pad}<body name="b{k}" pos="{f(t[0])} {f(t[1])} {f(t[2])}" quat="{f(w)} {f(x)} {f(y)} {f(z)}">',
+               f'{pad}  <inertial pos="{f(c[0])} {f(c[1])} {f(c[2])}" mass="{f(float(inert.mass))}" '
+               f'fullinertia="{f(I[0, 0])} {f(I[1, 1])} {f(I[2, 2])} {f(I[0, 1])} {f(I[0, 2])} {f(I[1, 2])}"/>']
+        if kind == "free":
+            out.append(f'{pad}  <freejoint name="j{k}"/>')
+        elif kind == "spherical":
+            out.append(f'{pad}  <joint name="j{k}" type="ball"/>')
+        else:
+            u = _joint_axis(model, data, i, kind)
+            out.append(f'{pad}  <joint name="j{k}" type="{"hinge" if kind == "revolute" else "slide"}" '
+                       f'axis="{f(u[0])} {f(u[1])} {f(u[2])}"/>')
+        for ch in children[i]:
+            out += body(ch, depth + 1)
+        return out + [f"{pad}</body>"]
+
+    g = robot.gravity
+    lines = [f'<mujoco model="{robot.name}">',
+             '  <compiler angle="radian" autolimits="true" balanceinertia="false" boundmass="0" boundinertia="0"/>',
+             f'  <option gravity="{f(g[0])} {f(g[1])} {f(g[2])}">',
+             '    <flag contact="disable" constraint="disable"/>', "  </option>", "  <worldbody>"]
+    for k in children[0]:
+        lines += body(k, 2)
+    return "\n".join(lines + ["  </worldbody>", "</mujoco>", ""])
+
+
+def _mujoco_maps(robot, mj):
+    """Per body k: (kind, Pinocchio idx_q, idx_v, nq, MuJoCo qpos address, dof address)."""
+    import mujoco
+    model = robot.pin_model
+    out = []
+    for k, kind in enumerate(robot.pin_kinds):
+        jid = mujoco.mj_name2id(mj, mujoco.mjtObj.mjOBJ_JOINT, f"j{k}")
+        jm = model.joints[k + 1]
+        out.append((kind, jm.idx_q, jm.idx_v, jm.nq, int(mj.jnt_qposadr[jid]), int(mj.jnt_dofadr[jid])))
+    return out
+
+
+def _to_mujoco_state(robot, mj, q, v):
+    """(qpos, qvel) of MuJoCo for Pinocchio's (q, v): quaternions (w, x, y, z), angles of continuous
+    joints, a free joint's linear velocity in world axes."""
+    qpos, qvel = np.zeros(mj.nq), np.zeros(mj.nv)
+    for kind, a, b, nq, pa, da in _mujoco_maps(robot, mj):
+        if kind == "free":
+            x, y, z, w = q[a + 3:a + 7]
+            qpos[pa:pa + 7] = [*q[a:a + 3], w, x, y, z]
+            R = require_pinocchio().Quaternion(w, x, y, z).toRotationMatrix()
+            qvel[da:da + 3] = R @ v[b:b + 3]
+            qvel[da + 3:da + 6] = v[b + 3:b + 6]
+        elif kind == "spherical":
+            x, y, z, w = q[a:a + 4]
+            qpos[pa:pa + 4] = [w, x, y, z]
+            qvel[da:da + 3] = v[b:b + 3]
+        else:
+            qpos[pa] = np.arctan2(q[a + 1], q[a]) if nq == 2 else q[a]
+            qvel[da] = v[b]
+    return qpos, qvel
+
+
+def _from_mujoco_state(robot, mj, qpos, qvel, qacc=None):
+    """Pinocchio's (q, v), and a from MuJoCo's qacc when given (the inverse of _to_mujoco_state)."""
+    pin = require_pinocchio()
+    model = robot.pin_model
+    q, v, a = np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv)
+    for kind, ia, ib, nq, pa, da in _mujoco_maps(robot, mj):
+        if kind == "free":
+            w, x, y, z = qpos[pa + 3:pa + 7]
+            q[ia:ia + 7] = [*qpos[pa:pa + 3], x, y, z, w]
+            R = pin.Quaternion(w, x, y, z).toRotationMatrix()
+            v[ib:ib + 3] = R.T @ qvel[da:da + 3]
+            v[ib + 3:ib + 6] = qvel[da + 3:da + 6]
+            if qacc is not None:                         # d/dt (R v_l) = R (a_l + w_l x v_l)
+                a[ib:ib + 3] = R.T @ qacc[da:da + 3] - np.cross(v[ib + 3:ib + 6], v[ib:ib + 3])
+                a[ib + 3:ib + 6] = qacc[da + 3:da + 6]
+        elif kind == "spherical":
+            w, x, y, z = qpos[pa:pa + 4]
+            q[ia:ia + 4] = [x, y, z, w]
+            v[ib:ib + 3] = qvel[da:da + 3]
+            if qacc is not None:
+                a[ib:ib + 3] = qacc[da:da + 3]
+        else:
+            q[ia:ia + nq] = [np.cos(qpos[pa]), np.sin(qpos[pa])] if nq == 2 else qpos[pa]
+            v[ib] = qvel[da]
+            if qacc is not None:
+                a[ib] = qacc[da]
+    return q, v, a
+
+
+__all__ += ["to_mjcf"]

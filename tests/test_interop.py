@@ -607,3 +607,45 @@ def test_simulate_refuses_bad_input():
         args.update(kw)
         with pytest.raises(ModelError, match=match):
             interop.simulate(args.pop("robot"), args.pop("q0"), args.pop("v0"), args.pop("t_final"), **args)
+
+
+# ---------------------------------------------------------------- issue 16: MuJoCo as a peer (optional extra)
+
+def _mujoco(robot):
+    mujoco = pytest.importorskip("mujoco")
+    mj = mujoco.MjModel.from_xml_string(interop.to_mjcf(robot))
+    return mujoco, mj, mujoco.MjData(mj)
+
+
+@pytest.mark.parametrize("name, floating", [("ur5", None), ("panda", None), ("solo12", None), ("talos", None),
+                                            ("talos", False), ("baxter", None)])
+def test_mujoco_mj_forward_agrees_on_the_same_model(name, floating):
+    robot = interop.example_robot(name, floating_base=floating)
+    mujoco, mj, d = _mujoco(robot)
+    q, v, tau = interop.random_state(robot, seed=3)
+    d.qpos[:], d.qvel[:] = interop._to_mujoco_state(robot, mj, q, v)
+    d.qfrc_applied[:] = interop._to_mujoco_state(robot, mj, q, tau)[1]     # tau maps like v (orthogonal)
+    mujoco.mj_forward(mj, d)
+    q2, v2, a_mj = interop._from_mujoco_state(robot, mj, d.qpos, d.qvel, d.qacc)
+    assert np.allclose(q2, q, atol=1e-14) and np.allclose(v2, v, atol=1e-13)
+    assert rel(interop.forward_dynamics(robot, q, v, tau, form="fast"), a_mj) < 1e-10
+
+
+def test_simulate_against_mujoco_rk4_over_a_short_horizon():
+    """interop.simulate (DOP853 in Pinocchio's (q, v)) against MuJoCo's RK4 integrator (step 5e-5, its own
+    quaternion update) on the same floating robot, gravity and joint forces on, over 0.1 s
+    (RK4 at step 1e-4 differs by 2e-6, at 5e-5 by about 1e-7: MuJoCo converges to simulate's answer)."""
+    robot = interop.example_robot("solo12")
+    mujoco, mj, d = _mujoco(robot)
+    mj.opt.integrator = mujoco.mjtIntegrator.mjINT_RK4
+    mj.opt.timestep = 5e-5
+    q0, v0, tau = interop.random_state(robot, seed=5)
+    tau[:6] = 0.0                                   # motor torques only: the same generalized force in both
+    d.qpos[:], d.qvel[:] = interop._to_mujoco_state(robot, mj, q0, v0)
+    d.qfrc_applied[:] = interop._to_mujoco_state(robot, mj, q0, tau)[1]
+    for _ in range(2000):
+        mujoco.mj_step(mj, d)
+    q_mj, v_mj, _ = interop._from_mujoco_state(robot, mj, d.qpos, d.qvel)
+    traj = interop.simulate(robot, q0, v0, 0.1, tau=tau, t_eval=[0.1])
+    assert np.linalg.norm(pin.difference(robot.pin_model, traj.q[-1], q_mj)) < 1e-6
+    assert rel(traj.v[-1], v_mj) < 1e-6

@@ -33,6 +33,15 @@ def _fd(name="solo12", *, form="featherstone", **bad):
     return interop.forward_dynamics(bad.pop("robot", _robot(name)), args["q"], args["v"], args["tau"], form=form)
 
 
+@functools.lru_cache(maxsize=None)
+def _planar_robot():
+    import pinocchio as pin
+    model = pin.Model()
+    j = model.addJoint(0, pin.JointModelPlanar(), pin.SE3.Identity(), "slide")
+    model.appendBodyToJoint(j, pin.Inertia(1.0, np.zeros(3), np.eye(3)), pin.SE3.Identity())
+    return interop.from_pinocchio(model)
+
+
 def _sim(**bad):
     q, v, _ = _state()
     args = dict(q0=q, v0=v, t_final=0.01)
@@ -167,6 +176,9 @@ CASES = [
          r"energy: q has shape \(5,\)"),
     Case("interop.energy quaternion", lambda: interop.energy(_robot(), _unit_q(0.5), _state()[1]), ME,
          r"q\[3:7\], the quaternion of joint 'root_joint', has norm 0.5"),
+    Case("interop.to_mjcf None", lambda: interop.to_mjcf(None), ME, r"to_mjcf: robot must be a RobotSystem"),
+    Case("interop.to_mjcf planar joint", lambda: interop.to_mjcf(_planar_robot()), ME,
+         r"to_mjcf: joint 'slide' is a planar joint, which MuJoCo has no counterpart for"),
     # ------------------------------------------------------------ interop.to_state
     Case("interop.to_state robot None", lambda: interop.to_state(None, *_state()[:2]), ME, r"to_state: robot must be"),
     Case("interop.to_state v long", lambda: interop.to_state(_robot(), _state()[0], np.zeros(19)), ME, r"v has shape"),
@@ -266,7 +278,7 @@ for _fn in ("forward_dynamics", "joint_accelerations"):
 COVERED = ["interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
            "interop.to_state", "interop.forward_dynamics", "interop.random_state", "interop.example_robot_path",
            "interop.from_screws", "interop.from_dh",
-           "interop.simulate", "interop.configuration_rate", "interop.energy",
+           "interop.simulate", "interop.configuration_rate", "interop.energy", "interop.to_mjcf",
            "fastpath.FastModel", "fastpath.compile_model", "fastpath.forward_dynamics", "fastpath.joint_accelerations"]
 EXEMPT = {
     "interop.require_pinocchio": "takes no argument: imports pinocchio or says how to install it",
