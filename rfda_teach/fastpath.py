@@ -3,8 +3,14 @@
 It implements exactly the equations of :mod:`rfda_teach.joints` (relative twist, constrained rows
 Phi and free rows Psi, gamma, gamma_d), Appendix A (eq. 60-61: E, D, B, H and d = E gamma + D gamma_d)
 and :mod:`rfda_teach.rfda` (eq. 11-12 leaves to root, eq. 5 root to leaves), with the per-model
-constants packed once into arrays (:func:`compile_model`) and no allocation of Python objects in the
-recursion.  The readable modules stay the reference: the tests check this path against them.
+constants packed once into arrays (:func:`compile_model`), written as plain loops over 3- and 6-vectors
+(no BLAS call and no allocation per body: numba's ``@`` on tiny matrices costs more than the arithmetic).
+``_pin_fd`` compiles the whole path of ``interop.forward_dynamics(..., form="fast")``: Pinocchio's
+(q, v, tau) -> forward kinematics -> the absolute state -> tau in the package's joint speeds -> the
+recursion -> q-ddot in Pinocchio's conventions, the same steps as the readable ``interop`` code.  The
+readable modules stay the reference: the tests check this path against them (1e-10).  The kernels are
+compiled once per machine and cached on disk (numba ``cache=True``, in ``__pycache__``); inputs are
+converted to contiguous, writeable float64 arrays first, so each kernel has exactly one compiled signature.
 Forests (several bodies on the ground) need nothing special: the sweeps follow ``Topology.order``.
 Every input is checked in Python before numba sees it (types, lengths, NaN/inf, unit Euler
 parameters within ``bodies.EULER_TOL``), in a few array operations for the common, valid case.

@@ -25,6 +25,11 @@ spherical velocities are in the child (local) frame, the package's in the parent
 conversion T (qdot_ours = T v_pin) is orthogonal, so tau_ours = T tau_pin, and accelerations are mapped
 back, including the -omega x v term of the free-flyer's (and planar joint's) local linear acceleration.
 
+``forward_dynamics(..., form="fast")`` runs all of this compiled (``fastpath._pin_fd``), a few times the
+cost of ``pinocchio.aba`` (``benchmarks/peers.py``); the readable forms are its specification.
+:func:`simulate` integrates a robot in its own (q, v) with ``scipy.integrate.solve_ivp``;
+:func:`to_mjcf` writes the same model for MuJoCo, a peer in the tests and the benchmark.
+
 Examples
 --------
 >>> import numpy as np
