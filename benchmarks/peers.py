@@ -80,7 +80,8 @@ def ours(robot, q, v, tau, repeat, label):
     }
     if fastpath.available():
         fm = fastpath.compile_model(robot)
-        out["rfda_teach fast path, core"] = median(lambda: fastpath.joint_accelerations(fm, state.y, state.yd, tau_ours), repeat * 10)
+        out["rfda_teach fast path, core"] = median(
+            lambda: fastpath.joint_accelerations(fm, state.y, state.yd, tau_ours), repeat * 10)
         out["rfda_teach fast, end to end"] = median(lambda: interop.forward_dynamics(robot, q, v, tau, form="fast"),
                                                     repeat * 10)
     out["(q, v) -> absolute state"] = median(lambda: interop.to_state(robot, q, v), repeat)

@@ -1119,7 +1119,8 @@ def to_mjcf(robot: RobotSystem) -> str:
     model = robot.pin_model
     for k, kind in enumerate(robot.pin_kinds):
         if kind == "planar" or (kind == "free" and robot.parents[k] >= 0):
-            raise ModelError(f"{where}: joint {model.names[k + 1]!r} is a {'planar joint' if kind == 'planar' else 'free-flyer below another body'}, "
+            what = "planar joint" if kind == "planar" else "free-flyer below another body"
+            raise ModelError(f"{where}: joint {model.names[k + 1]!r} is a {what}, "
                              "which MuJoCo has no counterpart for; convert a robot with revolute, prismatic, "
                              "spherical joints and free-flyers on the ground only")
     def f(x):
