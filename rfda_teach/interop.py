@@ -774,10 +774,10 @@ _F64 = np.dtype(np.float64)
 
 
 def _fast_args(robot: RobotSystem):
-    """The arrays of the compiled end-to-end path (``fastpath._pin_fd``), packed once per robot: the
-    FastModel's, then per body the Pinocchio joint code, q and v offsets, unit axis (revolute and
-    prismatic joints), placement rotation and translation, and mass-centre lever; then the unit blocks
-    of q and the squared-norm bounds that the input check uses."""
+    """The arrays of the compiled end-to-end path (``fastpath._pin_fd``), packed once per robot into one
+    int and one float array (``fastpath._pack_pin``): the FastModel's, then per body the Pinocchio joint
+    code, q and v offsets, unit axis (revolute and prismatic joints), placement rotation and translation,
+    and mass-centre lever; then the unit blocks of q and the squared-norm bounds that the input check uses."""
     args = robot.__dict__.get("_fast_args")
     if args is None:
         from . import fastpath
@@ -797,8 +797,7 @@ def _fast_args(robot: RobotSystem):
                       np.array(robot.pin_placements, float),
                       np.array([np.array(model.jointPlacements[i].translation).ravel() for i in range(1, n + 1)]),
                       np.array([np.array(model.inertias[i].lever).ravel() for i in range(1, n + 1)]))
-        kernel = (fm.parents, fm.order, fm.mass, fm.Jb, fm.cpt, fm.pframe, fm.rows, fm.mc, fm.world, fm.ortho,
-                  fm.dof_start, fm.gravity) + pin_arrays
+        kernel = fastpath._pack_pin(fm, *pin_arrays)
         blocks = tuple((a, b) for _, a, b, _ in robot.pin_unit_q)
         args = (kernel, blocks, (1.0 - EULER_TOL) ** 2, (1.0 + EULER_TOL) ** 2)
         object.__setattr__(robot, "_fast_args", args)
@@ -831,7 +830,7 @@ def _forward_dynamics_fast(robot, q, v, tau, where):
         q, v = _pin_state(robot, q, v, where)
         tau = _check.vector(tau, nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
         q, v, tau = (np.array(x, dtype=float, order="C") for x in (q, v, tau))  # contiguous, writeable copies
-    return fastpath._pin_fd(*kernel, q, v, tau)
+    return fastpath._pin_fd_packed(*kernel, q, v, tau)
 
 
 def _fast_model(robot: RobotSystem):

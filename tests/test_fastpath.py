@@ -161,7 +161,7 @@ def test_each_kernel_is_compiled_once_and_cached_on_disk():
     big[:, 0] = v
     for args in [(q, v, tau), (q_ro, big[:, 0], list(tau)), (q.astype(np.float32), v, tau)]:
         interop.forward_dynamics(robot, *args, form="fast")
-    for kernel in (fastpath._fd, fastpath._pin_fd):
+    for kernel in (fastpath._fd, fastpath._pin_fd_packed):
         assert len(kernel.signatures) == 1, kernel.signatures
         assert type(kernel._cache).__name__ == "FunctionCache"       # numba's on-disk cache is on
         assert sum(kernel.stats.cache_misses.values()) <= 1
