@@ -135,12 +135,12 @@ def table(repeat):
             lambda: interop.forward_dynamics(robot, q, v, tau, form="featherstone"), max(10, repeat // 10))
         results.append((f"{title} ({robot.n} bodies, nv={model.nv})", times, worst))
     print("\n== q-ddot of one state: time (us) and ratio to pinocchio.aba; every library checked equal first ==")
-    print(f"  {'robot':<44}" + "".join(f"{c:>24}" for c in cols) + "   max rel. diff")
+    print(f"  {'robot':<50}" + "".join(f"{c:>24}" for c in cols) + "   max rel. diff")
     for title, times, worst in results:
         base = times["pinocchio.aba"]
         cells = "".join(f"{'-':>24}" if c not in times else
                         f"{times[c] * 1e6:>12.1f} us {times[c] / base:>7.1f}x" for c in cols)
-        print(f"  {title:<44}{cells}   {worst:.1e}")
+        print(f"  {title:<50}{cells}   {worst:.1e}")
     print("  targets: fast end to end within 20x of pinocchio.aba on Talos, within 10x on the 6-dof arm")
     return results
 
