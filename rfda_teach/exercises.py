@@ -936,3 +936,57 @@ def check_rcr_reduction_step(student_fn, *, n_cases: int = N_CASES, seed: int = 
 
 __all__ += ["check_rcr_reduction_step"]
 CHECKERS["rcr_reduction_step"] = check_rcr_reduction_step
+
+
+# ----------------------------------------------------------------------------- the humanoid (Part III)
+
+def _free_flyer_case(rng: np.random.Generator, k: int) -> Case:
+    """One free-flying body with a random mass centre offset, at a random Pinocchio (q, v); the
+    reference ydot from :func:`rfda_teach.interop.to_state`."""
+    from . import interop
+    pin = interop.require_pinocchio()
+    model = pin.Model()
+    jid = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), "base")
+    lever = np.zeros(3) if k == 0 else rng.normal(size=3)
+    A = Rotation.random(random_state=rng).as_matrix()
+    model.appendBodyToJoint(jid, pin.Inertia(float(rng.uniform(1, 5)), lever,
+                                             A @ np.diag(rng.uniform(0.5, 1, 3)) @ A.T), pin.SE3.Identity())
+    robot = interop.from_pinocchio(model)
+    quat = np.array([0.0, 0, 0, 1]) if k == 1 else Rotation.random(random_state=rng).as_quat()
+    q = np.r_[rng.normal(size=3), quat]
+    v = rng.normal(size=6)
+    yd = interop.to_state(robot, q, v).yd
+    R = Rotation.from_quat(quat).as_matrix()
+    vl, wl = v[:3], v[3:]
+    wrong = ((np.r_[vl + np.cross(wl, lever), wl], "Pinocchio's v is in base axes: rotate it to world axes with R"),
+             (np.r_[R @ vl, R @ wl], "v is the velocity of the joint origin; the mass centre moves by omega x c"),
+             (np.r_[R @ (vl - np.cross(wl, lever)), R @ wl], "omega x c, not c x omega"),
+             (np.r_[R.T @ (vl + np.cross(wl, lever)), R.T @ wl], "R maps base axes to world axes: R, not R^T"),
+             (np.r_[R @ (vl + np.cross(wl, lever)), wl], "the angular velocity too is in base axes"))
+    where = "c = 0" if k == 0 else ("R = I" if k == 1 else "random R and c")
+    return Case((q[3:].copy(), lever.copy(), v.copy()),
+                f"quat: shape (4,), c: shape (3,), v: shape (6,), {where}", yd, wrong)
+
+
+def check_free_flyer_ydot(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(quat, c, v) -> ydot`` (shape (6,)): the package's velocity of a free-flying
+    base body, (mass-centre velocity, angular velocity) in world axes, from Pinocchio's free-flyer
+    quaternion ``quat`` = (x, y, z, w) (base axes to world), the mass-centre offset ``c`` from the joint
+    origin in base axes, and Pinocchio's velocity ``v`` = (v_lin, omega) of the joint origin in base axes.
+
+    Reference: :func:`rfda_teach.interop.to_state` (needs the extra ``robots``).
+
+    Examples
+    --------
+    >>> check_free_flyer_ydot(lambda quat, c, v: None).implemented
+    check_free_flyer_ydot: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    name = "check_free_flyer_ydot"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    return run_cases(name, student_fn, [_free_flyer_case(rng, k) for k in range(n_cases)])
+
+
+__all__ += ["check_free_flyer_ydot"]
+CHECKERS["free_flyer_ydot"] = check_free_flyer_ydot

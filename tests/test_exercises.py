@@ -421,3 +421,38 @@ def test_kane_partial_angular_velocities_wrong_answers_get_their_hint(fn, word, 
     out = capsys.readouterr().out
     assert not r.passed and r.implemented and out.count("\n") == 1
     assert out.startswith("check_kane_partial_angular_velocities: not yet, case ") and word in out, out
+
+
+# ----------------------------------------------------------------------------- the humanoid: free-flyer velocity
+
+def free_flyer_ydot(quat, c, v):
+    from scipy.spatial.transform import Rotation
+    R = Rotation.from_quat(quat).as_matrix()
+    return np.r_[R @ (v[:3] + np.cross(v[3:], c)), R @ v[3:]]
+
+
+REFERENCE["free_flyer_ydot"] = free_flyer_ydot
+FREE_FLYER_WRONG = [
+    (lambda qu, c, v: np.r_[v[:3] + np.cross(v[3:], c), v[3:]], "rotate it to world axes"),
+    (lambda qu, c, v: free_flyer_ydot(qu, np.zeros(3), v), "omega x c"),
+    (lambda qu, c, v: free_flyer_ydot(qu, -c, v), "not c x omega"),
+]
+
+
+@pytest.mark.parametrize("fn,word", FREE_FLYER_WRONG, ids=[w for _, w in FREE_FLYER_WRONG])
+def test_free_flyer_ydot_wrong_answers_get_their_hint(fn, word, capsys):
+    r = ex.check_free_flyer_ydot(fn)
+    out = capsys.readouterr().out
+    assert not r.passed and r.implemented and out.count("\n") == 1
+    assert out.startswith("check_free_flyer_ydot: not yet, case ") and word in out, out
+
+
+def test_free_flyer_ydot_reference_passes_and_stub_and_leak(capsys):
+    """The parametrized tests above were collected before this reference was added: the same checks here."""
+    r = ex.check_free_flyer_ydot(free_flyer_ydot)
+    assert r.passed and r.n_cases == ex.N_CASES
+    assert ex.check_free_flyer_ydot(lambda *a: None).implemented is False
+    capsys.readouterr()
+    ex.check_free_flyer_ydot(_perturbed(free_flyer_ydot))
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
