@@ -40,7 +40,7 @@ PAGES = re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
 _JS = ("matplotlib's to_jshtml() links Font Awesome from a CDN (use "
        "rfda_teach.bookcheck.offline_jshtml) and a widget cell's output is not hidden "
        "(tag it remove-output; keep the labelled static counterpart)")
-KNOWN_DEFECTS: dict[str, str] = {"book/refpoint": _JS, "book/closed_loops": _JS}
+KNOWN_DEFECTS: dict[str, str] = {}
 
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
