@@ -67,7 +67,8 @@ __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "qua
            "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
            "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
-           "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL", "equipollent"]
+           "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL", "equipollent",
+           "velocity_transformation"]
 
 POINTS = ("centroid", "joint", "origin")
 _E = np.eye(3)
@@ -678,6 +679,36 @@ def equipollent(m, J, s, s_dot, omega, F, tau):
     Qc = np.concatenate([F, tau - _cross(omega, J @ omega)])              # eq. (3)
     TdY = np.concatenate([_cross(s_dot, omega), np.zeros(3)])             # Tdot Y^P
     return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # eq. (8)
+
+
+def velocity_transformation(p_i, p_j, r_j, Bw):
+    """B_j1 and B_j2 of eq. (24) at any reference point: Y_j = B_j1 Y_i + B_j2 qdot_j.
+
+    ``p_i``, ``p_j`` the reference points of the lower body i and of body j, ``r_j`` the joint
+    point, ``Bw`` the 3 x n matrix B_j^w (eq. 15) of a rotational joint, all world components.
+
+        B_j1 = [[I, -[p_j - p_i]x], [0, I]],   B_j2 = [[-[p_j - r_j]x Bw], [Bw]]
+
+    (eq. 25 at the centroid, eq. 33 at the instant global origin p = 0, where B_j1 = I).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> B1, B2 = velocity_transformation(np.zeros(3), np.zeros(3), [1.0, 0, 0], np.eye(3)[:, 2:])
+    >>> bool(np.allclose(B1, np.eye(6))), B2[:3, 0]
+    (True, array([ 0., -1.,  0.]))
+    """
+    where = "refpoint.velocity_transformation"
+    p_i = _check.vector(p_i, 3, "p_i", where=where, hint="the reference point of the lower body")
+    p_j = _check.vector(p_j, 3, "p_j", where=where, hint="the reference point of body j")
+    r_j = _check.vector(r_j, 3, "r_j", where=where, hint="the joint point")
+    Bw = _check.matrix(Bw, (3, None), "Bw", where=where)
+    if not 1 <= Bw.shape[1] <= 3:
+        raise ModelError(f"{where}: Bw has {Bw.shape[1]} columns; a rotational joint has 1 to 3")
+    B1 = np.eye(6)
+    B1[:3, 3:] = -skew(p_j - p_i)                                          # eq. (25), (33)
+    B2 = np.vstack([-skew(p_j - r_j) @ Bw, Bw])
+    return B1, B2
 
 
 # ----------------------------------------------------------------------------- velocity transformations, eq. (24)-(27), (33)-(35)

@@ -284,3 +284,22 @@ def test_equipollent_keeps_the_motion():
         T[:3, 3:] = np.array([[0, -s[2], s[1]], [s[2], 0, -s[0]], [-s[1], s[0], 0]])
         YdP = np.linalg.solve(T, Ydc - np.r_[np.cross(sd, w), np.zeros(3)])
         assert np.allclose(M @ YdP, Q)
+
+
+def test_velocity_transformation_is_eq_24_at_every_point():
+    car = rp.quarter_car()
+    rng = np.random.default_rng(5)
+    q = rp.assemble(car, car.q0 + np.r_[0.05, np.zeros(9)], fixed=[0])
+    qd = rp.consistent_velocity(car, q, rng.normal(size=car.nq))
+    for point in rp.POINTS:
+        k = rp.kinematics(car, q, qd, point)
+        for j, b in enumerate(car.bodies):
+            i = b.parent
+            p_i = np.zeros(3) if i < 0 else k.p[i]
+            Y_i = np.zeros(6) if i < 0 else k.Y[i]
+            B1, B2 = rp.velocity_transformation(p_i, k.p[j], k.r[j], k.Bw[j])
+            assert np.allclose(k.Y[j], B1 @ Y_i + B2 @ qd[car.qslices[j]])
+            if point == "origin":
+                assert np.allclose(B1, np.eye(6))
+            if point == "joint":
+                assert np.allclose(B2[:3], 0)

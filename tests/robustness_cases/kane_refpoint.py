@@ -421,11 +421,25 @@ REFPOINT_CASES += [
     Case("refpoint-equipollent-tau-str", lambda: _eq(tau="0"), ME, r"tau must be an array"),
 ]
 
+REFPOINT_CASES += [
+    Case("refpoint-velocity_transformation-p_i-short", lambda: rp.velocity_transformation(np.zeros(2), np.zeros(3),
+         np.zeros(3), np.eye(3)), ME, r"p_i has shape \(2,\)"),
+    Case("refpoint-velocity_transformation-r_j-nan", lambda: rp.velocity_transformation(np.zeros(3), np.zeros(3),
+         _with(np.zeros(3), 0, NAN), np.eye(3)), ME, r"r_j\[0\] is nan"),
+    Case("refpoint-velocity_transformation-Bw-rows", lambda: rp.velocity_transformation(np.zeros(3), np.zeros(3),
+         np.zeros(3), np.eye(2)), ME, r"Bw has shape \(2, 2\)"),
+    Case("refpoint-velocity_transformation-Bw-cols", lambda: rp.velocity_transformation(np.zeros(3), np.zeros(3),
+         np.zeros(3), np.ones((3, 4))), ME, r"Bw has 4 columns"),
+    Case("refpoint-velocity_transformation-p_j-None", lambda: rp.velocity_transformation(np.zeros(3), None,
+         np.zeros(3), np.eye(3)), ME, r"p_j must be an array"),
+]
+
 REFPOINT_COVERED = ["refpoint." + n for n in (
     "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation", "Bw_local", "kinematics",
     "forward_dynamics", "solve", "count_multiplications", "constraint_rows", "closure_residual", "closure_jacobian",
     "assemble", "consistent_velocity", "simulate", "to_absolute", "tree_joint_constraints", "absolute_constraints",
-    "applied_forces", "road_bump", "equipollent")]
+    "applied_forces", "road_bump", "equipollent",
+    "velocity_transformation")]
 
 CASES = KANE_CASES + REFPOINT_CASES
 COVERED = KANE_COVERED + REFPOINT_COVERED
