@@ -990,3 +990,50 @@ def check_free_flyer_ydot(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
 
 __all__ += ["check_free_flyer_ydot"]
 CHECKERS["free_flyer_ydot"] = check_free_flyer_ydot
+
+
+def check_velocity_transformation(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(p_i, p_j, r_j, Bw) -> (B1, B2)``: Kang & Yoon's B_j1 (6x6) and B_j2 (6xn) of
+    eq. (24), Y_j = B_j1 Y_i + B_j2 qdot_j, at reference points p_i (lower body) and p_j (body j),
+    joint point r_j, joint matrix Bw (3xn); ordering (v, omega).  Reference:
+    :func:`rfda_teach.refpoint.velocity_transformation`.
+
+    Examples
+    --------
+    >>> from rfda_teach import refpoint
+    >>> check_velocity_transformation(refpoint.velocity_transformation).passed
+    check_velocity_transformation: passed on 40 cases
+    True
+    """
+    from .refpoint import velocity_transformation as vt
+    name = "check_velocity_transformation"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    kinds = ("IGO (p_i = p_j = 0)", "joint point (p_j = r_j)", "centroid-like points")
+    cases = []
+    for k in range(n_cases):
+        n = 1 + k % 3
+        Bw = Rotation.random(random_state=rng).as_matrix()[:, :n]
+        r_j, p_i, p_j = (rng.normal(size=3) for _ in range(3))
+        kind = kinds[k % 3]
+        if k % 3 == 0:
+            p_i, p_j = np.zeros(3), np.zeros(3)
+        elif k % 3 == 1:
+            p_j = r_j.copy()
+        B1, B2 = vt(p_i, p_j, r_j, Bw)
+        wrong = ((vt(p_j, p_i, r_j, Bw), "direction of the shift? B_j1 carries Y_i from p_i to p_j: "
+                                         "-[p_j - p_i]x"),
+                 ((B1, vt(p_i, p_j, p_j - (p_j - r_j) * -1, Bw)[1]),
+                  "lever of the joint: the top block of B_j2 is -[p_j - r_j]x Bw"),
+                 ((B1.T, B2), "transposed B_j1? its top-right block is -[p_j - p_i]x"),
+                 ((np.eye(6), B2), "B_j1 is the identity only when p_i = p_j (the IGO)"))
+        if k % 3 != 1:
+            wrong += (((B1, np.vstack([np.zeros((3, n)), Bw])), "the joint's twist is about r_j: shift it to "
+                                                                 "p_j (top block -[p_j - r_j]x Bw)"),)
+        cases.append(Case((p_i, p_j, r_j, Bw), f"points p_i, p_j, r_j: shape (3,), Bw: 3x{n}, {kind}",
+                          (B1, B2), wrong))
+    return run_cases(name, student_fn, cases)
+
+
+__all__ += ["check_velocity_transformation"]
+CHECKERS["velocity_transformation"] = check_velocity_transformation

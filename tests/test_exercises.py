@@ -303,6 +303,24 @@ WRONG += [
 ]
 
 
+def velocity_transformation(p_i, p_j, r_j, Bw):
+    """B_j1 and B_j2 of eq. (24) from v_j = v_i + omega_i x (p_j - p_i) + (Bw qd) x (p_j - r_j)."""
+    def sk(a):
+        return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    B1 = np.block([[np.eye(3), sk(p_i - p_j)], [np.zeros((3, 3)), np.eye(3)]])
+    return B1, np.vstack([sk(r_j - p_j) @ Bw, Bw])
+
+
+REFERENCE["velocity_transformation"] = velocity_transformation
+WRONG += [
+    ("velocity_transformation", lambda pi, pj, rj, Bw: velocity_transformation(pj, pi, rj, Bw), "direction"),
+    ("velocity_transformation", lambda pi, pj, rj, Bw: (velocity_transformation(pi, pj, rj, Bw)[0],
+                                                        np.vstack([0 * Bw, Bw])), "shift it to p_j"),
+    ("velocity_transformation", lambda pi, pj, rj, Bw: (np.eye(6), velocity_transformation(pi, pj, rj, Bw)[1]),
+     "identity only"),
+]
+
+
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
 
