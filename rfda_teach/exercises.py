@@ -1037,3 +1037,98 @@ def check_velocity_transformation(student_fn, *, n_cases: int = N_CASES, seed: i
 
 __all__ += ["check_velocity_transformation"]
 CHECKERS["velocity_transformation"] = check_velocity_transformation
+
+
+# ----------------------------------------------------------------------------- Part I: dae and recursion
+
+def check_constraint_jacobian(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(parents, G, Q) -> C``: the constraint Jacobian of eq. (7) in matrix form,
+    row block k holding G_k under body k and Q_k under its parent P(k) (zeros elsewhere), from the
+    parent array (-1 for the root's parent, the ground), the blocks G[k] (m_k x p_k) and Q[k]
+    (m_k x p_P(k), None at the root).  Reference: ``dae.forward_dynamics(...).C``.
+
+    Examples
+    --------
+    >>> check_constraint_jacobian(lambda parents, G, Q: None).implemented
+    check_constraint_jacobian: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    from . import dae
+    from .system import terms
+    name = "check_constraint_jacobian"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    for i in range(n_cases):
+        kind = "planar" if i % 2 == 0 else "spatial"
+        sys = models.random_tree(2 + i % 5, kind=kind, seed=seed + i)
+        st = models.random_state(sys, seed=seed + i)
+        tr = terms(sys, st)
+        C = dae.forward_dynamics(sys, st).C
+        G = [jt.G for jt in tr.joint]
+        Q = [None if j < 0 else jt.Q for jt, j in zip(tr.joint, sys.parents)]
+        wrong = [(-C, "signs: C holds +G_k and +Q_k, as in eq. (3)"),
+                 (np.abs(C),
+                  "signs: copy G_k and Q_k as they are, do not take absolute values")]
+        Cs = C.copy()
+        for k, j in enumerate(sys.parents):
+            if j >= 0:
+                Cs[sys.con_slices[k], sys.vel_slices[j]] = 0.0
+        wrong.append((Cs, "Q_k belongs in row block k under the parent's columns P(k)"))
+        cases.append(Case((tuple(sys.parents), G, Q),
+                          f"a {kind} tree of {sys.n} bodies, C {C.shape[0]}x{C.shape[1]}", C, tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
+
+def check_lubich_step2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(M_hat_j, f_hat_j, G_j, Q_j, gamma_j, ydd_parent) -> (ydd_j, lam_j)``: step 2
+    of the RFDA at a non-root node j, eq. (8) solved for the multipliers and then the accelerations,
+
+        lam_j = (G_j M_hat_j^-1 G_j^T)^-1 (G_j M_hat_j^-1 f_hat_j - gamma_j + Q_j ydd_parent),
+        ydd_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j).
+
+    The cases are the non-root joints of random planar and spatial trees, with M_hat_j, f_hat_j and
+    the parent's accelerations from :func:`rfda_teach.rfda.forward_dynamics`.
+    """
+    from . import rfda
+    from .system import terms
+    name = "check_lubich_step2"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(5, kind=kind, seed=s)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        tr = terms(sys, st)
+        res = rfda.forward_dynamics(sys, st, form="lubich")
+        for j, i in enumerate(sys.parents):
+            jt = tr.joint[j]
+            if i < 0 or jt.G.shape[0] == 0 or len(cases) >= n_cases:
+                continue
+            Mh, fh, G, Q, g = res.M_hat[j], res.f_hat[j], jt.G, jt.Q, jt.gamma
+            a = res.ydd[sys.vel_slices[i]]
+            ydd, lam = res.ydd[sys.vel_slices[j]], res.lam[sys.con_slices[j]]
+
+            def solve(lam_):
+                return np.linalg.solve(Mh, fh - G.T @ lam_), lam_
+
+            W = G @ np.linalg.solve(Mh, G.T)
+            u = G @ np.linalg.solve(Mh, fh)
+            wrong = ((solve(np.linalg.solve(W, u - g - Q @ a)), "the parent's term: eq. (8) has "
+                                                                 "gamma_j - Q_j yddot_P(j)"),
+                     (solve(-lam), "sign of lam_j: eq. (8) reads M_hat_j yddot_j + G_j^T lam_j = f_hat_j"),
+                     ((np.linalg.solve(Mh, fh), lam), "yddot_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j): "
+                                                     "subtract the joint's force"),
+                     (solve(np.linalg.solve(W, u - g)), "the parent's accelerations enter through "
+                                                         "Q_j yddot_P(j)"))
+            cases.append(Case((Mh, fh, G, Q, g, a), f"a {G.shape[0]}-row joint of a {kind} tree: M_hat_j "
+                                                     f"{Mh.shape[0]}x{Mh.shape[1]}, G_j {G.shape[0]}x"
+                                                     f"{G.shape[1]}, Q_j {Q.shape[0]}x{Q.shape[1]}",
+                              (ydd, lam), wrong))
+    return run_cases(name, student_fn, cases)
+
+
+__all__ += ["check_constraint_jacobian", "check_lubich_step2"]
+CHECKERS["constraint_jacobian"] = check_constraint_jacobian
+CHECKERS["lubich_step2"] = check_lubich_step2

@@ -474,3 +474,48 @@ def test_free_flyer_ydot_reference_passes_and_stub_and_leak(capsys):
     ex.check_free_flyer_ydot(_perturbed(free_flyer_ydot))
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
+
+
+# ----------------------------------------------------------------------------- Part I: dae and recursion
+
+def constraint_jacobian(parents, G, Q):
+    vo = np.cumsum([0] + [g.shape[1] for g in G])
+    co = np.cumsum([0] + [g.shape[0] for g in G])
+    C = np.zeros((co[-1], vo[-1]))
+    for k, j in enumerate(parents):
+        C[co[k]:co[k + 1], vo[k]:vo[k + 1]] = G[k]
+        if j >= 0:
+            C[co[k]:co[k + 1], vo[j]:vo[j + 1]] = Q[k]
+    return C
+
+
+def lubich_step2(M, f, G, Q, g, a):
+    W = G @ np.linalg.solve(M, G.T)
+    lam = np.linalg.solve(W, G @ np.linalg.solve(M, f) - g + Q @ a)
+    return np.linalg.solve(M, f - G.T @ lam), lam
+
+
+PART1_WRONG = [
+    (ex.check_constraint_jacobian, lambda p, G, Q: -constraint_jacobian(p, G, Q), "signs"),
+    (ex.check_lubich_step2, lambda M, f, G, Q, g, a: lubich_step2(M, f, G, -Q, g, a), "Q_j"),
+    (ex.check_lubich_step2, lambda M, f, G, Q, g, a: (np.linalg.solve(M, f), lubich_step2(M, f, G, Q, g, a)[1]),
+     "subtract the joint's force"),
+]
+
+
+@pytest.mark.parametrize("check,fn,word", PART1_WRONG, ids=[w for _, _, w in PART1_WRONG])
+def test_part1_wrong_answers_get_their_hint(check, fn, word, capsys):
+    r = check(fn)
+    out = capsys.readouterr().out
+    assert not r.passed and r.implemented and out.count("\n") == 1 and word in out, out
+
+
+@pytest.mark.parametrize("check,ref", [(ex.check_constraint_jacobian, constraint_jacobian),
+                                       (ex.check_lubich_step2, lubich_step2)])
+def test_part1_reference_passes_stub_and_leak(check, ref, capsys):
+    assert check(ref).passed
+    assert check(lambda *a: None).implemented is False
+    capsys.readouterr()
+    check(_perturbed(ref))
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
