@@ -1132,3 +1132,50 @@ def check_lubich_step2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) 
 __all__ += ["check_constraint_jacobian", "check_lubich_step2"]
 CHECKERS["constraint_jacobian"] = check_constraint_jacobian
 CHECKERS["lubich_step2"] = check_lubich_step2
+
+
+# ----------------------------------------------------------------------------- chapter: methods
+
+def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
+    """Check ``student_fn(M_k, E_k, D_k) -> (E~_k, D~_k)``, Method 2, eq. (42)-(44):
+
+        A~_k = -(D_k^T M_k D_k)^-1 D_k^T M_k E_k,   E~_k = E_k + D_k A~_k,   D~_k = D_k.
+
+    The cases are the non-root joints of random planar and spatial trees, with M_k the child's
+    mass matrix and E_k, D_k from Appendix A (:func:`rfda_teach.coordinates.appendix_a`).
+    Reference: :func:`rfda_teach.coordinates.method_2`.
+    """
+    from .coordinates import appendix_a, method_2
+    from .system import terms
+    name = "check_method_2"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(4, kind=kind, seed=s)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        tr = terms(sys, st)
+        for k, j in enumerate(sys.parents):
+            jt = tr.joint[k]
+            if j < 0 or jt.G.shape[0] == 0 or len(cases) >= n_cases:
+                continue
+            M = tr.M[k]
+            E, D = appendix_a(jt.G, jt.G_d)[:2]
+            if D.shape[1] == 0:
+                continue
+            Et, Dt, A = method_2(M, E, D)
+            wrong = [((E, D), "no tilt: condition 2 needs E~ = E + D A~ with A~ of eq. (42)"),
+                     ((E - D @ A, D), "sign of A~: eq. (42) has a minus, E~ = E + D A~"),
+                     ((E - D @ (D.T @ M @ E), D), "invert D^T M D: A~ = -(D^T M D)^-1 D^T M E"),
+                     ((E - D @ np.linalg.solve(D.T @ D, D.T @ E), D),
+                      "the mass matrix: condition 2 is D~^T M E~ = 0, weighted by M_k")]
+            cases.append(Case((M, E, D), f"a {jt.G.shape[0]}-row joint of a {kind} tree: M_k "
+                                         f"{M.shape[0]}x{M.shape[1]}, E_k {E.shape[0]}x{E.shape[1]}, "
+                                         f"D_k {D.shape[0]}x{D.shape[1]}", (Et, Dt), tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
+
+CHECKERS["method_2"] = check_method_2
+__all__.append("check_method_2")

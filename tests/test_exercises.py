@@ -519,3 +519,35 @@ def test_part1_reference_passes_stub_and_leak(check, ref, capsys):
     check(_perturbed(ref))
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
+
+
+# ----------------------------------------------------------------------------- chapter: methods
+
+def method_2(M, E, D):
+    A = -np.linalg.solve(D.T @ M @ D, D.T @ M @ E)
+    return E + D @ A, D
+
+
+REFERENCE["method_2"] = method_2
+
+METHOD2_WRONG = [
+    (lambda M, E, D: (E, D), "no tilt"),
+    (lambda M, E, D: (2 * E - method_2(M, E, D)[0], D), "sign of A~"),
+    (lambda M, E, D: (E - D @ (D.T @ M @ E), D), "invert D^T M D"),
+]
+
+
+@pytest.mark.parametrize("fn,word", METHOD2_WRONG, ids=[w for _, w in METHOD2_WRONG])
+def test_method_2_wrong_answers_get_their_hint(fn, word, capsys):
+    r = ex.check_method_2(fn)
+    out = capsys.readouterr().out
+    assert not r.passed and r.implemented and out.count("\n") == 1 and word in out, out
+
+
+def test_method_2_reference_passes_stub_and_leak(capsys):
+    assert ex.check_method_2(method_2).passed
+    assert ex.check_method_2(lambda *a: None).implemented is False
+    capsys.readouterr()
+    ex.check_method_2(_perturbed(method_2))
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
