@@ -495,6 +495,8 @@ def lubich_step2(M, f, G, Q, g, a):
     return np.linalg.solve(M, f - G.T @ lam), lam
 
 
+REFERENCE["constraint_jacobian"] = constraint_jacobian
+REFERENCE["lubich_step2"] = lubich_step2
 PART1_WRONG = [
     (ex.check_constraint_jacobian, lambda p, G, Q: -constraint_jacobian(p, G, Q), "signs"),
     (ex.check_lubich_step2, lambda M, f, G, Q, g, a: lubich_step2(M, f, G, -Q, g, a), "Q_j"),
