@@ -94,3 +94,11 @@ def test_code_cells_fit_the_text_column(notebook):
     wide = [line for c in cells if c["cell_type"] == "code"
             for line in "".join(c["source"]).split("\n") if len(line) > 80]
     assert not wide, f"{len(wide)} code lines over 80 characters, e.g. {wide[0]!r}"
+
+
+def test_animations_go_through_offline_jshtml():
+    """matplotlib's to_jshtml() links Font Awesome from a CDN; the book must render offline."""
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        assert ".to_jshtml()" not in code, f"{path.name}: use rfda_teach.bookcheck.offline_jshtml(anim)"
