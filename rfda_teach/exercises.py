@@ -212,7 +212,7 @@ def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTO
     cases = list(cases)
     bad = [i for i, c in enumerate(cases) if not isinstance(c, Case)]
     if bad or not cases:
-        raise ModelError(f"exercises.run_cases: cases must be a non-empty list of exercises.Case"
+        raise ModelError("exercises.run_cases: cases must be a non-empty list of exercises.Case"
                          + (f"; entry {bad[0]} is a {type(cases[bad[0]]).__name__}" if bad else ", got none"))
     rtol = _check.scalar(rtol, "rtol", where="exercises.run_cases", positive=True)
     total = len(cases)

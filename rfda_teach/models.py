@@ -27,7 +27,7 @@ from . import _check
 from .bodies import EULER_TOL, Body, nvel
 from .coordinates import appendix_a
 from .errors import ModelError
-from .joints import Joint, _evaluate, _joint_pose, evaluate, joint_pose, random_joint_position
+from .joints import Joint, _evaluate, _joint_pose, random_joint_position
 from .system import State, System
 
 __all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGURE1_PARENTS", "random_tree",

@@ -38,7 +38,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve, LinAlgError
 
 from . import _check
-from .errors import IllConditionedError, ModelError
+from .errors import IllConditionedError
 from .coordinates import appendix_a
 from .system import System, Terms, check_terms, terms
 

@@ -357,9 +357,6 @@ def methods_panel():
     'VBox'
     """
     import ipywidgets as w
-    from . import models
-    from .coordinates import compare_methods
-    from .system import terms
 
     sl = dict(
         m_k=w.FloatSlider(value=1.0, min=0.1, max=5.0, step=0.1, description="m_k"),

@@ -23,7 +23,6 @@ import subprocess
 import tempfile
 import threading
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 

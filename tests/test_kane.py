@@ -8,8 +8,7 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st_
 import sympy.physics.mechanics as me
 
-from rfda_teach import dae, kane, models, rfda
-from rfda_teach.bodies import Body
+from rfda_teach import dae, kane, rfda
 from rfda_teach.errors import ModelError, TopologyError
 from rfda_teach.joints import Joint
 from rfda_teach.system import System
