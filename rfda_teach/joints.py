@@ -446,19 +446,26 @@ def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     return _position_residual(joint, kind, y_j, y_k)
 
 
-def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
-    if joint.type == "custom":
-        return np.zeros(0)
+def _relative_pose(joint: Joint, kind: str, y_j, y_k):
+    """(R_J, sep, R_rel): the parent joint frame in global axes, the separation of the two joint
+    points in global components, and the child joint frame in the parent joint frame."""
     nl = _twist_sizes(kind)[0]
     R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
     r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
     R_k = _rotation(kind, y_k)
     R_J = R_j @ joint.parent_frame
-    d = R_J.T @ (np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point)
+    sep = np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point
+    return R_J, sep, R_J.T @ R_k @ joint.child_frame
+
+
+def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+    if joint.type == "custom":
+        return np.zeros(0)
+    R_J, sep, R_rel = _relative_pose(joint, kind, y_j, y_k)
+    d = R_J.T @ sep
     _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
     out = [d if lc == _ALL else d[list(lc)]]
     if kind != "point2" and ac:
-        R_rel = R_J.T @ R_k @ joint.child_frame
         if kind == "planar":
             out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
         elif ac == _ALL:
@@ -495,16 +502,10 @@ def Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
 def _Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     if joint.type == "custom":
         return np.zeros(0)
-    nl = _twist_sizes(kind)[0]
-    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
-    r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
-    R_k = _rotation(kind, y_k)
-    R_J = R_j @ joint.parent_frame
-    sep = np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point   # global
+    R_J, sep, R_rel = _relative_pose(joint, kind, y_j, y_k)
     _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
     out = [sep if lc == _ALL else (R_J.T @ sep)[list(lc)]]
     if kind != "point2" and ac:
-        R_rel = R_J.T @ R_k @ joint.child_frame          # child joint frame in parent joint frame
         if kind == "planar":
             out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
         elif ac == _ALL:
