@@ -49,12 +49,13 @@ def test_notebook_executed_in_the_build(build, notebook):
     print(f"{notebook}: executed in {times[notebook]:.1f} s")
 
 
-@pytest.mark.parametrize("notebook", OUTSIDE_TOC)
-def test_notebook_outside_the_toc_runs_under_nbval(notebook):
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--nbval-lax", "--nbval-current-env", f"book/{notebook}"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+def test_notebooks_outside_the_toc_run_under_nbval():
+    """A notebook not (yet) in the table of contents is not executed by the build: run it here."""
+    for notebook in OUTSIDE_TOC:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "--nbval-lax", "--nbval-current-env", f"book/{notebook}"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
 def test_every_toc_entry_exists_and_every_notebook_asserts():
