@@ -640,6 +640,23 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
 
 # ----------------------------------------------------------------------------- chapter: one elimination
 
+def _lubich_joints(seed: int):
+    """(kind, system, terms, Lubich result, k, parent j) for every non-root joint with constraint
+    rows of random 5-body trees, planar and spatial in turn, seeds from ``seed`` on (no end)."""
+    from . import rfda
+    from .system import terms
+    s = seed
+    while True:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(5, kind=kind, seed=s)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        tr, res = terms(sys, st), rfda.forward_dynamics(sys, st, form="lubich")
+        for k, j in enumerate(sys.parents):
+            if j >= 0 and tr.joint[k].G.shape[0]:
+                yield kind, sys, tr, res, k, j
+
+
 def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M_hat_k, f_hat_k, G_k, Q_k, gamma_k) -> (dM, df)``: what child k adds
     to M_hat_j and f_hat_j of its parent in eq. (9)-(10),
@@ -650,47 +667,37 @@ def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int =
     The cases are the non-root joints of random planar and spatial trees, with M_hat_k and
     f_hat_k from :func:`rfda_teach.rfda.forward_dynamics`.
     """
-    from . import rfda
-    from .system import terms
     name = "check_lubich_contribution"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
-    s = seed
-    while len(cases) < n_cases:
-        kind = "planar" if s % 2 == 0 else "spatial"
-        sys = models.random_tree(5, kind=kind, seed=s)
-        st = models.random_state(sys, seed=s)
-        s += 1
-        tr = terms(sys, st)
-        res = rfda.forward_dynamics(sys, st, form="lubich")
-        for k, j in enumerate(sys.parents):
-            jt = tr.joint[k]
-            if j < 0 or jt.G.shape[0] == 0 or len(cases) >= n_cases:
-                continue
-            Mh, fh, G, Q, g = res.M_hat[k], res.f_hat[k], jt.G, jt.Q, jt.gamma
+    for kind, sys, tr, res, k, j in _lubich_joints(seed):
+        if len(cases) >= n_cases:
+            break
+        jt = tr.joint[k]
+        Mh, fh, G, Q, g = res.M_hat[k], res.f_hat[k], jt.G, jt.Q, jt.gamma
 
-            def contrib(M, f, gamma=g):
-                W = G @ np.linalg.solve(M, G.T)
-                return Q.T @ np.linalg.solve(W, Q), Q.T @ np.linalg.solve(W, gamma - G @ np.linalg.solve(M, f))
+        def contrib(M, f, gamma=g):
+            W = G @ np.linalg.solve(M, G.T)
+            return Q.T @ np.linalg.solve(W, Q), Q.T @ np.linalg.solve(W, gamma - G @ np.linalg.solve(M, f))
 
-            dM, df = contrib(Mh, fh)
-            W = G @ np.linalg.solve(Mh, G.T)
-            wrong = [((dM, Q.T @ np.linalg.solve(W, -g - G @ np.linalg.solve(Mh, fh))),
-                      "sign of gamma_k in eq. (10)? it is gamma_k - G_k M_hat_k^-1 f_hat_k"),
-                     ((dM, Q.T @ np.linalg.solve(W, G @ np.linalg.solve(Mh, fh) - g)),
-                      "sign of the force term: eq. (10) adds Q_k^T W^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k)"),
-                     ((Q.T @ W @ Q, Q.T @ W @ (g - G @ np.linalg.solve(Mh, fh))),
-                      "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1"),
-                     ((Q.T @ W @ Q, df), "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1")]
-            if not np.allclose(fh, tr.f[k]):
-                wrong.insert(0, (contrib(Mh, tr.f[k]), "f_hat_k, not f_k: the child's own subtree is "
-                                                        "already in f_hat_k"))
-            if not np.allclose(Mh, tr.M[k]):
-                wrong.insert(0, (contrib(tr.M[k], fh), "M_hat_k, not M_k: use the child's articulated "
-                                                        "matrix from step 1"))
-            cases.append(Case((Mh, fh, G, Q, g), f"a {jt.G.shape[0]}-row joint of a {kind} tree: "
-                                                  f"M_hat_k {Mh.shape[0]}x{Mh.shape[1]}, G_k, Q_k "
-                                                  f"{G.shape[0]}x{G.shape[1]}", (dM, df), tuple(wrong)))
+        dM, df = contrib(Mh, fh)
+        W = G @ np.linalg.solve(Mh, G.T)
+        wrong = [((dM, Q.T @ np.linalg.solve(W, -g - G @ np.linalg.solve(Mh, fh))),
+                  "sign of gamma_k in eq. (10)? it is gamma_k - G_k M_hat_k^-1 f_hat_k"),
+                 ((dM, Q.T @ np.linalg.solve(W, G @ np.linalg.solve(Mh, fh) - g)),
+                  "sign of the force term: eq. (10) adds Q_k^T W^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k)"),
+                 ((Q.T @ W @ Q, Q.T @ W @ (g - G @ np.linalg.solve(Mh, fh))),
+                  "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1"),
+                 ((Q.T @ W @ Q, df), "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1")]
+        if not np.allclose(fh, tr.f[k]):
+            wrong.insert(0, (contrib(Mh, tr.f[k]), "f_hat_k, not f_k: the child's own subtree is "
+                                                    "already in f_hat_k"))
+        if not np.allclose(Mh, tr.M[k]):
+            wrong.insert(0, (contrib(tr.M[k], fh), "M_hat_k, not M_k: use the child's articulated "
+                                                    "matrix from step 1"))
+        cases.append(Case((Mh, fh, G, Q, g), f"a {jt.G.shape[0]}-row joint of a {kind} tree: "
+                                              f"M_hat_k {Mh.shape[0]}x{Mh.shape[1]}, G_k, Q_k "
+                                              f"{G.shape[0]}x{G.shape[1]}", (dM, df), tuple(wrong)))
     return run_cases(name, student_fn, cases)
 
 
@@ -1089,43 +1096,33 @@ def check_lubich_step2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) 
     The cases are the non-root joints of random planar and spatial trees, with M_hat_j, f_hat_j and
     the parent's accelerations from :func:`rfda_teach.rfda.forward_dynamics`.
     """
-    from . import rfda
-    from .system import terms
     name = "check_lubich_step2"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
-    s = seed
-    while len(cases) < n_cases:
-        kind = "planar" if s % 2 == 0 else "spatial"
-        sys = models.random_tree(5, kind=kind, seed=s)
-        st = models.random_state(sys, seed=s)
-        s += 1
-        tr = terms(sys, st)
-        res = rfda.forward_dynamics(sys, st, form="lubich")
-        for j, i in enumerate(sys.parents):
-            jt = tr.joint[j]
-            if i < 0 or jt.G.shape[0] == 0 or len(cases) >= n_cases:
-                continue
-            Mh, fh, G, Q, g = res.M_hat[j], res.f_hat[j], jt.G, jt.Q, jt.gamma
-            a = res.ydd[sys.vel_slices[i]]
-            ydd, lam = res.ydd[sys.vel_slices[j]], res.lam[sys.con_slices[j]]
+    for kind, sys, tr, res, j, i in _lubich_joints(seed):
+        if len(cases) >= n_cases:
+            break
+        jt = tr.joint[j]
+        Mh, fh, G, Q, g = res.M_hat[j], res.f_hat[j], jt.G, jt.Q, jt.gamma
+        a = res.ydd[sys.vel_slices[i]]
+        ydd, lam = res.ydd[sys.vel_slices[j]], res.lam[sys.con_slices[j]]
 
-            def solve(lam_):
-                return np.linalg.solve(Mh, fh - G.T @ lam_), lam_
+        def solve(lam_):
+            return np.linalg.solve(Mh, fh - G.T @ lam_), lam_
 
-            W = G @ np.linalg.solve(Mh, G.T)
-            u = G @ np.linalg.solve(Mh, fh)
-            wrong = ((solve(np.linalg.solve(W, u - g - Q @ a)), "the parent's term: eq. (8) has "
-                                                                 "gamma_j - Q_j yddot_P(j)"),
-                     (solve(-lam), "sign of lam_j: eq. (8) reads M_hat_j yddot_j + G_j^T lam_j = f_hat_j"),
-                     ((np.linalg.solve(Mh, fh), lam), "yddot_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j): "
-                                                     "subtract the joint's force"),
-                     (solve(np.linalg.solve(W, u - g)), "the parent's accelerations enter through "
-                                                         "Q_j yddot_P(j)"))
-            cases.append(Case((Mh, fh, G, Q, g, a), f"a {G.shape[0]}-row joint of a {kind} tree: M_hat_j "
-                                                     f"{Mh.shape[0]}x{Mh.shape[1]}, G_j {G.shape[0]}x"
-                                                     f"{G.shape[1]}, Q_j {Q.shape[0]}x{Q.shape[1]}",
-                              (ydd, lam), wrong))
+        W = G @ np.linalg.solve(Mh, G.T)
+        u = G @ np.linalg.solve(Mh, fh)
+        wrong = ((solve(np.linalg.solve(W, u - g - Q @ a)), "the parent's term: eq. (8) has "
+                                                             "gamma_j - Q_j yddot_P(j)"),
+                 (solve(-lam), "sign of lam_j: eq. (8) reads M_hat_j yddot_j + G_j^T lam_j = f_hat_j"),
+                 ((np.linalg.solve(Mh, fh), lam), "yddot_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j): "
+                                                 "subtract the joint's force"),
+                 (solve(np.linalg.solve(W, u - g)), "the parent's accelerations enter through "
+                                                     "Q_j yddot_P(j)"))
+        cases.append(Case((Mh, fh, G, Q, g, a), f"a {G.shape[0]}-row joint of a {kind} tree: M_hat_j "
+                                                 f"{Mh.shape[0]}x{Mh.shape[1]}, G_j {G.shape[0]}x"
+                                                 f"{G.shape[1]}, Q_j {Q.shape[0]}x{Q.shape[1]}",
+                          (ydd, lam), wrong))
     return run_cases(name, student_fn, cases)
 
 
