@@ -2,6 +2,9 @@
 answers with a hint, says "not implemented yet" for a stub, never prints the expected numbers,
 and refuses a non-callable with a ModelError."""
 
+import importlib
+import os
+import pkgutil
 import re
 
 import numpy as np
@@ -323,6 +326,15 @@ WRONG += [
 
 def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
+
+
+# the later chapters' tables live in tests/exercise_refs/<chapter>.py
+_REFS = [importlib.import_module(f"exercise_refs.{m.name}")
+         for m in pkgutil.iter_modules([os.path.join(os.path.dirname(__file__), "exercise_refs")])]
+for _t in _REFS:
+    assert not set(_t.REFERENCE) & set(REFERENCE), _t.__name__
+    REFERENCE.update(_t.REFERENCE)
+    WRONG += _t.WRONG
 
 
 def test_every_checker_has_a_reference_here():

@@ -66,9 +66,9 @@ from typing import Callable, Iterable
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from . import _check, models
-from .bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
-from .errors import ModelError
+from .. import _check, models
+from ..bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
+from ..errors import ModelError
 
 __all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
@@ -279,7 +279,7 @@ def _spatial_bodies(rng: np.random.Generator, n: int) -> list:
 
 def _edot_matrix(e: np.ndarray) -> np.ndarray:
     """The 4x3 matrix H(e) with edot = H(e) omega (omega global), from the package's integrator."""
-    from .simulate import _position_rate
+    from ..simulate import _position_rate
     sys1 = models.random_tree(1, kind="spatial", seed=0)
     y = np.concatenate([np.zeros(3), e])
     cols = [_position_rate(sys1, y, np.concatenate([np.zeros(3), w]))[3:] for w in np.eye(3)]
@@ -306,7 +306,7 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
     """
     name = "check_euler_rate_matrix"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
-    from .kane import _E_hat
+    from ..kane import _E_hat
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
@@ -446,7 +446,7 @@ def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     constraint with respect to ydot_k and gamma_k the right-hand side of the acceleration
     constraint, eq. (1)-(3).  Reference: :func:`rfda_teach.joints.evaluate`.
     """
-    from .joints import evaluate
+    from ..joints import evaluate
     name = "check_prismatic_rows"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
@@ -484,7 +484,7 @@ def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     """
     import scipy.linalg
 
-    from .dae import assemble
+    from ..dae import assemble
     name = "check_baumgarte_step"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
@@ -541,7 +541,7 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
     check_revolute_rows: passed on 40 cases
     True
     """
-    from .joints import evaluate
+    from ..joints import evaluate
     name = "check_revolute_rows"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
@@ -595,7 +595,7 @@ def check_planar_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) 
     velocity first, then the velocity of the point, world axes; S maps the twist at A to the
     twist at B, v_B = v_A + omega x r.  Reference: :func:`rfda_teach.rcr.shift_T`.
     """
-    from .rcr import shift_T
+    from ..rcr import shift_T
     name = "check_planar_shift"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
@@ -619,7 +619,7 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
     I_A = S(c)^T diag(J, m, m) S(c) with S(c) = :func:`rfda_teach.rcr.shift_T` (c).
     Reference: :func:`rfda_teach.rcr.shift_T` and :func:`rfda_teach.rcr.spatial_inertia`.
     """
-    from .rcr import shift_T, spatial_inertia
+    from ..rcr import shift_T, spatial_inertia
     name = "check_planar_inertia_shift"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
@@ -643,8 +643,8 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
 def _lubich_joints(seed: int):
     """(kind, system, terms, Lubich result, k, parent j) for every non-root joint with constraint
     rows of random 5-body trees, planar and spatial in turn, seeds from ``seed`` on (no end)."""
-    from . import rfda
-    from .system import terms
+    from .. import rfda
+    from ..system import terms
     s = seed
     while True:
         kind = "planar" if s % 2 == 0 else "spatial"
@@ -704,9 +704,9 @@ def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int =
 #: every checker by exercise name (the book's exercise index)
 def _crba_case(system, seed: int) -> Case:
     """One CRBA case on a chain: per body M_k, B_k, H_k (eq. 61) and the reference M_q."""
-    from . import jointspace as js
-    from .coordinates import appendix_a
-    from .system import terms
+    from .. import jointspace as js
+    from ..coordinates import appendix_a
+    from ..system import terms
     tr = terms(system, models.random_state(system, seed=seed))
     M, B, H = [], [], []
     for k, jt in enumerate(tr.joint):
@@ -772,7 +772,7 @@ CHECKERS = {
 def _kane_partials_case(rng: np.random.Generator, i: int) -> Case:
     """One tree of the Kane chapter: L (1-based, L(1) = 0), relative rotations [^J R_K], and
     the reference [^R omega'_{K,y1}] (N x 3 x 3N) from :func:`rfda_teach.kane.kinematics`."""
-    from . import kane
+    from .. import kane
     N = 1 + i % 6
     if i % 3 == 0:                                     # a chain 0, 1, 2, ...
         L = tuple(range(N))
@@ -855,7 +855,7 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
     check_equipollent: passed on 40 cases
     True
     """
-    from .refpoint import equipollent
+    from ..refpoint import equipollent
     name = "check_equipollent"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
@@ -895,7 +895,7 @@ CHECKERS["equipollent"] = check_equipollent
 def _reduction_cases(n_cases: int, seed: int) -> list:
     """Inward RCR steps (eq. 34, 36) on the loops of the closed-loops chapter, each case one step
     with the R^{k+1} left by the steps before it, at assembled random configurations."""
-    from . import rcr
+    from .. import rcr
     rng = np.random.default_rng(seed)
     makers = [(rcr.five_bar, "acs", "five-bar"), (rcr.four_bar, "acs", "four-bar"),
               (lambda: rcr.loop_chain(6, seed=seed), "rcr", "six-joint loop")]
@@ -950,7 +950,7 @@ CHECKERS["rcr_reduction_step"] = check_rcr_reduction_step
 def _free_flyer_case(rng: np.random.Generator, k: int) -> Case:
     """One free-flying body with a random mass centre offset, at a random Pinocchio (q, v); the
     reference ydot from :func:`rfda_teach.interop.to_state`."""
-    from . import interop
+    from .. import interop
     pin = interop.require_pinocchio()
     model = pin.Model()
     jid = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), "base")
@@ -1012,7 +1012,7 @@ def check_velocity_transformation(student_fn, *, n_cases: int = N_CASES, seed: i
     check_velocity_transformation: passed on 40 cases
     True
     """
-    from .refpoint import velocity_transformation as vt
+    from ..refpoint import velocity_transformation as vt
     name = "check_velocity_transformation"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
@@ -1060,8 +1060,8 @@ def check_constraint_jacobian(student_fn, *, n_cases: int = N_CASES, seed: int =
     check_constraint_jacobian: not implemented yet (fill in the function and run this cell again)
     False
     """
-    from . import dae
-    from .system import terms
+    from .. import dae
+    from ..system import terms
     name = "check_constraint_jacobian"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
@@ -1142,8 +1142,8 @@ def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> C
     mass matrix and E_k, D_k from Appendix A (:func:`rfda_teach.coordinates.appendix_a`).
     Reference: :func:`rfda_teach.coordinates.method_2`.
     """
-    from .coordinates import appendix_a, method_2
-    from .system import terms
+    from ..coordinates import appendix_a, method_2
+    from ..system import terms
     name = "check_method_2"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
     cases = []
@@ -1176,3 +1176,20 @@ def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> C
 
 CHECKERS["method_2"] = check_method_2
 __all__.append("check_method_2")
+
+
+# ----------------------------------------------------------------------------- chapter modules
+# Later chapters keep their checkers in their own module (rfda_teach/exercises/<chapter>.py),
+# each with its own ``__all__`` and ``CHECKERS``; they are re-exported here, so a notebook
+# always writes ``from rfda_teach import exercises as ex; ex.check_<name>(...)``.
+
+from . import general_tree as _general_tree  # noqa: E402
+from . import seeing as _seeing  # noqa: E402
+from . import standard_forms as _standard_forms  # noqa: E402
+
+for _mod in (_seeing, _standard_forms, _general_tree):
+    for _name in _mod.__all__:
+        globals()[_name] = getattr(_mod, _name)
+    __all__ += list(_mod.__all__)
+    CHECKERS.update(_mod.CHECKERS)
+del _mod
