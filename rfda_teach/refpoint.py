@@ -973,12 +973,18 @@ def _consistency(model: Model, kin: Kin, qd, where: str) -> None:
 # ----------------------------------------------------------------------------- the recursion, eq. (28)-(30), (39)-(43)
 
 class Solution(NamedTuple):
-    """q-ddot, multipliers lam, accelerations Ydot_j at the reference point, and the tally."""
+    """q-ddot, multipliers lam, accelerations Ydot_j at the reference point, the tally, and M_art.
+
+    ``M_art[j]`` is body j's M_j once eq. (29) has folded in its whole subtree: the articulated-body
+    inertia of the subtree (tree joints only; cut joints act through lam), 6x6 at body j's
+    reference point, for Y_j = (velocity of the point, omega_j) in world components.
+    """
 
     qdd: np.ndarray
     lam: np.ndarray
     Yd: list
     tally: Tally
+    M_art: list
 
 
 def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumgarte=None,
@@ -1000,8 +1006,8 @@ def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumg
     >>> import numpy as np
     >>> car = quarter_car()
     >>> s = solve(car, car.q0, np.zeros(10), "joint")
-    >>> s.qdd.shape, s.lam.shape, len(s.Yd)
-    ((10,), (9,), 5)
+    >>> s.qdd.shape, s.lam.shape, len(s.Yd), s.M_art[0].shape
+    ((10,), (9,), 5, (6, 6))
     """
     where = "refpoint.solve"
     q, qd, point = _inputs(model, q, qd, point, where)
@@ -1061,6 +1067,7 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
             if i >= 0:
                 P1 = _XB1(tally, Phi[j], T.d)
                 Phi[i] = Phi[i] + P1 - tally.mm(P2, tally.solve(fac[j], M21s[j]))   # eq. (40)
+    M_art = [Mj.copy() for Mj in M]                        # every subtree folded in (eq. 29)
     tally.step = "multipliers"
     if m:
         lam = tally.solve(tally.chol(Phi_lam), gbar)                       # eq. (42)
@@ -1081,7 +1088,7 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
         qddj = tally.solve(fac[j], rhs)                                    # eq. (43)
         qdd[model.qslices[j]] = qddj
         Yd[j] = _B1Y(tally, T.d, Yi) + _B2q(tally, T, qddj) + T.D          # eq. (30)
-    return Solution(qdd, lam, Yd, tally)
+    return Solution(qdd, lam, Yd, tally, M_art)
 
 
 def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *,

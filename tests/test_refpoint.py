@@ -303,3 +303,47 @@ def test_velocity_transformation_is_eq_24_at_every_point():
                 assert np.allclose(B1, np.eye(6))
             if point == "joint":
                 assert np.allclose(B2[:3], 0)
+
+
+def _articulated_inertia_dense(car, q, qd, i):
+    """Body i's articulated-body inertia at its centroid, from the dense absolute-coordinate
+    equations: free bodies, only the tree joints inside i's subtree; the (i, i) block of
+    M^-1 - M^-1 C^T (C M^-1 C^T)^-1 C M^-1 is its inverse."""
+    from rfda_teach.system import terms
+    system, state = rp.to_absolute(car, q, qd)
+    M = np.zeros((6 * car.n, 6 * car.n))
+    for j, Mj in enumerate(terms(system, state).M):
+        M[6 * j:6 * j + 6, 6 * j:6 * j + 6] = Mj
+    C, _ = rp.absolute_constraints(car, q, qd)
+    sub, rows, r = {i}, [], 0
+    for j in range(car.n):                                   # bodies are numbered outward
+        if car.bodies[j].parent in sub:
+            sub.add(j)
+    for c in rp.tree_joint_constraints(car):
+        k = {"s": 3, "d1": 1}[c.kind]
+        if c.b in sub and c.b != i:
+            rows += range(r, r + k)
+        r += k
+    cols = [6 * j + a for j in sorted(sub) for a in range(6)]
+    Ms, Cs = M[np.ix_(cols, cols)], C[np.ix_(rows, cols)]
+    Mi = np.linalg.inv(Ms)
+    W = Mi - Mi @ Cs.T @ np.linalg.solve(Cs @ Mi @ Cs.T, Cs @ Mi) if rows else Mi
+    at = sorted(sub).index(i)
+    return np.linalg.inv(W[6 * at:6 * at + 6, 6 * at:6 * at + 6])
+
+
+@pytest.mark.parametrize("point", ["centroid", "joint", "origin"])
+def test_folded_mass_matrix_is_the_shifted_articulated_inertia(car, point):
+    """M_i after eq. (29) = T^T Mhat^c_i T, with Mhat^c_i the subtree's articulated inertia at the
+    centroid (Deepak & Ghosal's eq. (8) M-hat) and T the shift Y^c = T Y^P of eq. (8)."""
+    from rfda_teach.bodies import skew
+    q, qd = _random_state(car, 5)
+    sol = rp.solve(car, q, qd, point)
+    kin = rp.kinematics(car, q, qd, point)
+    for i in range(car.n):
+        T = np.eye(6)
+        T[:3, 3:] = skew(kin.p[i] - kin.rc[i])                # rcdot = pdot + s x omega
+        ref = T.T @ _articulated_inertia_dense(car, q, qd, i) @ T
+        assert rel(sol.M_art[i], ref) < 1e-9, (point, i)
+    leaf = car.n - 1                                          # a leaf: its own M^P
+    assert not any(b.parent == leaf for b in car.bodies)
