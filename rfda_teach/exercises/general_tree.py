@@ -1,9 +1,116 @@
 """Checkers for the exercises of the book's ``general_tree`` chapter (registered in
-:mod:`rfda_teach.exercises`, which re-exports them)."""
+:mod:`rfda_teach.exercises`, which re-exports them).
+
+* ``check_subtree_step``: one step of the induction of §6 of Deepak & Ghosal, the two
+  diagonal blocks of eq. (57) of a node from its own M_j and its children's data.
+"""
 
 from __future__ import annotations
 
-__all__: list = []
+import numpy as np
+import scipy.linalg
+
+from . import Case, N_CASES, SEED, _options, run_cases
+
+__all__: list = ["check_subtree_step"]
 
 #: name -> checker, merged into :data:`rfda_teach.exercises.CHECKERS`
 CHECKERS: dict = {}
+
+
+def _step(M_j, children, *, weighted=True, own_lambda=True, lambda_first=False,
+          with_children=True):
+    """One induction step, eq. (51)-(57), with Method 2; the flags make typical mistakes."""
+    from ..coordinates import S_a, method_2, null_space_E_D
+    M_hat = np.array(M_j, dtype=float)
+    blocks = []
+    for M_k, G_k, Q_k, D_k, Lam_k in children:
+        E_k = null_space_E_D(G_k)[0]
+        if weighted:
+            Et = method_2(M_k, E_k, D_k)[0]                   # condition 2 with M_hat_k
+        else:
+            Et = E_k                                           # condition 2 ignored
+        S = S_a(G_k, Q_k, Et)[0]                               # eq. (53)
+        if with_children:
+            M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S        # eq. (57)
+        own = [D_k.T @ M_k @ D_k]                              # M~_kf of eq. (54)
+        if own_lambda:
+            own = [Lam_k] + own if lambda_first else own + [Lam_k]
+        blocks += own
+    return M_hat, scipy.linalg.block_diag(*blocks) if blocks else np.zeros((0, 0))
+
+
+def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
+    """Check ``student_fn(M_j, children) -> (M_hat_j, Lambda_j)``, one step of §6's induction.
+
+    ``children`` is a list with one tuple ``(M_hat_k, G_k, Q_k, D_k, Lambda_k)`` per child k
+    of node j: the child's block of eq. (50), its joint rows of eq. (49), a basis ``D_k`` of
+    the null space of ``G_k`` (Appendix A; use it as D~_k, as Method 2 does) and the child's
+    own Lambda_k (0 x 0 for a leaf).  The answer is the pair of diagonal blocks of eq. (57),
+
+        M_hat_j  = M_j + sum_k S_k^T (E~_k^T M_hat_k E~_k) S_k,
+        Lambda_j = diag over the children, in the given order, of
+                   (D~_k^T M_hat_k D~_k, Lambda_k),
+
+    with E~_k satisfying conditions 1 and 2 of §5.1 for M_hat_k (eq. 51) and
+    S_k = -(G_k E~_k)^-1 Q_k (eq. 53).  The cases are the non-leaf nodes of random planar
+    and spatial trees; the reference is :func:`rfda_teach.coordinates.rfda_coordinates`.
+
+    Examples
+    --------
+    >>> from rfda_teach.exercises import check_subtree_step
+    >>> def stub(M_j, children):
+    ...     raise NotImplementedError
+    >>> check_subtree_step(stub).passed
+    check_subtree_step: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    from .. import models
+    from ..coordinates import appendix_a, rfda_coordinates
+    from ..system import terms
+    name = "check_subtree_step"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed
+    while len(cases) < n_cases:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(5, kind=kind, seed=s, chain_bias=0.3)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        tr = terms(sys, st)
+        nodes = rfda_coordinates(sys, st)
+        for j in sys.topology.order:
+            kids = sys.topology.children(j)
+            if not kids or len(cases) >= n_cases:
+                continue
+            children = []
+            for k in kids:
+                jt = tr.joint[k]
+                D_k = appendix_a(jt.G, jt.G_d)[1]
+                children.append((nodes[k].M_hat, jt.G, jt.Q, D_k, nodes[k].Lambda))
+            M_j = tr.M[j]
+            expected = (nodes[j].M_hat, nodes[j].Lambda)
+            wrong = []
+            for flags, hint in (
+                    (dict(weighted=False),
+                     "condition 2 must hold with M_hat_k: E~_k needs D~_k^T M_hat_k E~_k = 0 (eq. 51)"),
+                    (dict(own_lambda=False),
+                     "Lambda_j also carries each child's own Lambda_k: xi~_k = (y~_kf, xi_k), eq. (54)"),
+                    (dict(lambda_first=True),
+                     "order of the blocks: xi~_k = (y~_kf, xi_k), so D~_k^T M_hat_k D~_k comes before "
+                     "Lambda_k"),
+                    (dict(with_children=False),
+                     "M_hat_j adds S_k^T M~_kc S_k for every child k (eq. 57)")):
+                w = _step(M_j, children, **flags)
+                if not all(np.allclose(a, b) for a, b in zip(w, expected) if a.shape == b.shape) \
+                        or any(a.shape != b.shape for a, b in zip(w, expected)):
+                    wrong.append((w, hint))
+            sizes = ", ".join(f"{c[0].shape[0]}x{c[0].shape[0]}" for c in children)
+            describe = (f"node with {len(kids)} child(ren) in a {kind} tree: M_j "
+                        f"{M_j.shape[0]}x{M_j.shape[1]}, children's M_hat_k {sizes}, Lambda_j "
+                        f"{expected[1].shape[0]}x{expected[1].shape[1]}")
+            cases.append(Case((M_j, children), describe, expected, tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
+
+CHECKERS["subtree_step"] = check_subtree_step
