@@ -3,7 +3,89 @@
 
 from __future__ import annotations
 
-__all__: list = []
+import numpy as np
+
+from . import Case, run_cases, N_CASES, SEED, _options, _lubich_joints
+
+__all__: list = ["check_featherstone_step"]
+
+
+def _featherstone_contribution(Mh, fh, G, G_d, Q, Q_d, gamma, gamma_d):
+    """A child's term of eq. (11)-(12) with B_k, H_k, d_k of Appendix A (package reference)."""
+    from ..coordinates import appendix_a
+    E, D, B, H, d = appendix_a(G, G_d, Q, Q_d, gamma, gamma_d)
+    U = Mh @ H
+    P = np.eye(Mh.shape[0]) - U @ np.linalg.solve(H.T @ U, H.T)
+    return B.T @ P @ Mh @ B, B.T @ P @ (fh - Mh @ d)
+
+
+def check_featherstone_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
+    """Check ``student_fn(M_hat_k, f_hat_k, G_k, G_kd, Q_k, Q_kd, gamma_k, gamma_kd) -> (dM, df)``:
+    what child k adds to M_hat_j and f_hat_j of its parent in the Featherstone / Bae-Haug form,
+    eq. (11)-(12), with B_k, H_k, d_k from the joint's rows by Appendix A, eq. (59)-(61):
+
+        [E_k D_k] = [G_k; G_kd]^-1,  B_k = -(E_k Q_k + D_k Q_kd),  H_k = D_k,
+        d_k = E_k gamma_k + D_k gamma_kd,
+        P_k = I - M_hat_k H_k (H_k^T M_hat_k H_k)^-1 H_k^T,
+        dM = B_k^T P_k M_hat_k B_k,   df = B_k^T P_k (f_hat_k - M_hat_k d_k).
+
+    (eq. 12 prints f_k; for a child with children of its own it must read f_hat_k, errata
+    entry 1.)  The cases are the non-root joints with constraint rows of random planar and
+    spatial trees, with M_hat_k and f_hat_k from :func:`rfda_teach.rfda.forward_dynamics`.
+    Reference: the child's term of ``rfda._featherstone`` (Appendix A by
+    :func:`rfda_teach.coordinates.appendix_a`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def step(M, f, G, G_d, Q, Q_d, g, g_d):
+    ...     ED = np.linalg.inv(np.vstack([G, G_d]))
+    ...     E, D = ED[:, :G.shape[0]], ED[:, G.shape[0]:]
+    ...     B, H, d = -(E @ Q + D @ Q_d), D, E @ g + D @ g_d
+    ...     U = M @ H
+    ...     P = np.eye(len(f)) - U @ np.linalg.solve(H.T @ U, H.T)
+    ...     return B.T @ P @ M @ B, B.T @ P @ (f - M @ d)
+    >>> check_featherstone_step(step).passed
+    check_featherstone_step: passed on 40 cases
+    True
+    """
+    name = "check_featherstone_step"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    from ..coordinates import appendix_a
+    cases = []
+    for kind, sys, tr, res, k, j in _lubich_joints(seed):
+        if len(cases) >= n_cases:
+            break
+        jt = tr.joint[k]
+        Mh, fh = res.M_hat[k], res.f_hat[k]
+        args = (Mh, fh, jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
+        dM, df = _featherstone_contribution(*args)
+        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
+        U = Mh @ H
+        P = np.eye(Mh.shape[0]) - U @ np.linalg.solve(H.T @ U, H.T)
+        wrong = [((dM, B.T @ P @ fh), "the velocity term: eq. (12) has f_hat_k - M_hat_k d_k"),
+                 ((dM, B.T @ P @ (fh + Mh @ d)), "sign of d_k: eq. (12) has f_hat_k - M_hat_k d_k"),
+                 ((dM, -df), "sign of B_k: eq. (61) has B_k = -(E_k Q_k + D_k Q_kd)"),
+                 ((dM, B.T @ P @ (fh - Mh @ (E @ jt.gamma))),
+                  "d_k = E_k gamma_k + D_k gamma_kd (the driving rows contribute too)"),
+                 ((B.T @ P @ B, df), "eq. (11) ends in M_hat_k: B^T (I - M H (H^T M H)^-1 H^T) M_hat_k B"),
+                 ((B.T @ P.T @ Mh @ B, B.T @ P.T @ (fh - Mh @ d)),
+                  "P_k = I - M_hat_k H_k (H_k^T M_hat_k H_k)^-1 H_k^T: M_hat_k on the left"),
+                 ((B.T @ Mh @ B, B.T @ (fh - Mh @ d)),
+                  "the projection P_k: the joint's free motion H_k must be taken out")]
+        if not np.allclose(fh, tr.f[k]):
+            wrong.insert(0, ((dM, B.T @ P @ (tr.f[k] - Mh @ d)),
+                             "f_hat_k, not f_k: eq. (12) prints f_k (errata entry 1), but the "
+                             "child's subtree is already in f_hat_k"))
+        if not np.allclose(Mh, tr.M[k]):
+            wrong.insert(0, (_featherstone_contribution(tr.M[k], tr.f[k], *args[2:]),
+                             "M_hat_k and f_hat_k, not M_k and f_k: use the child's articulated "
+                             "matrix from step 1"))
+        cases.append(Case(args, f"a {jt.G.shape[0]}-row joint of a {kind} tree: M_hat_k "
+                                f"{Mh.shape[0]}x{Mh.shape[1]}, G_k {jt.G.shape[0]}x{jt.G.shape[1]}, "
+                                f"G_kd {jt.G_d.shape[0]}x{jt.G_d.shape[1]}", (dM, df), tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
 
 #: name -> checker, merged into :data:`rfda_teach.exercises.CHECKERS`
-CHECKERS: dict = {}
+CHECKERS: dict = {"featherstone_step": check_featherstone_step}
