@@ -35,6 +35,11 @@ def test_book_builds_without_warnings(build):
         text = page.read_text(encoding="utf-8")
         assert "Traceback (most recent call last)" not in text, page
         assert not re.search(r"&lt;[\w.]+ object at 0x[0-9a-f]+&gt;", text), page
+        # inline math wrapped in stray dollars (a display block MyST did not recognise)
+        assert not re.search(r'\$<span class="math|</span>\$', text), f"{page}: $ around math"
+        assert "CheckResult(" not in text, f"{page}: an exercise checker's result repr is shown"
+        assert not re.search(r"[Ee]xercise\s*<a [^>]*>\s*<span[^>]*>Exercise", text), \
+            f"{page}: 'exercise Exercise n' (a {{ref}} to an exercise already says 'Exercise')"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
@@ -79,6 +84,28 @@ def test_every_display_equation_can_carry_a_tag():
         for text in texts:
             for block in re.findall(r"\$\$(.*?)\$\$", text, flags=re.S):
                 assert "\\tag" not in block, f"{path.name}: \\tag inside $$...$$: {block[:80]}"
+
+
+def test_display_equation_delimiters_stand_alone():
+    """``$$`` alone on its line, and an opening ``$$`` after a blank line: otherwise, inside a
+    list item or a paragraph, MyST reads it as inline math and the page shows ``$`` signs
+    around an inline formula (three chapters did)."""
+    for path in sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md")):
+        if path.suffix == ".ipynb":
+            cells = json.loads(path.read_text())["cells"]
+            texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+        else:
+            texts = [path.read_text()]
+        for text in texts:
+            lines, inside = text.split("\n"), False
+            for i, line in enumerate(lines):
+                if "$$" not in line:
+                    continue
+                assert line.strip() == "$$", f"{path.name}: $$ shares a line with text: {line[:80]!r}"
+                if not inside and i > 0:
+                    assert not lines[i - 1].strip(), \
+                        f"{path.name}: no blank line before $$ after {lines[i - 1][-60:]!r}"
+                inside = not inside
 
 
 # chapters whose owners still have to fit them to the text column (issue 12, item 4)

@@ -98,6 +98,10 @@ class CheckResult:
     def __bool__(self) -> bool:
         return self.passed
 
+    def _ipython_display_(self) -> None:
+        """In a notebook the checker has already printed its one line; a check cell that ends
+        with the call shows nothing more (no repr of this record)."""
+
 
 @dataclass(frozen=True)
 class Case:
