@@ -515,3 +515,55 @@ def multiplier_accelerations(model, q, qd, *, check: bool = True) -> np.ndarray:
     _model(model, where)
     q, qd = _check_state(model, q, qd, where, check)
     return series_multiplier_accelerations(_one_loop(model), [q], [qd], check=False)[0]
+
+
+# ----------------------------------------------------------------------------- counted multiplications
+
+def count_multiplications(model, *, bound: str = "implemented") -> int:
+    """Scalar multiplications of one evaluation of the multiplier technique
+    (:func:`series_multiplier_accelerations`), counted the way :func:`rfda_teach.rcr.count_multiplications`
+    counts RCR, so the two can be plotted together.
+
+    The Featherstone RFDA of the cut tree is counted by :func:`rfda_teach.jointspace.count_multiplications`
+    (Appendix A, both sweeps; its multiplier step is not needed here).  The m constraint rows then
+    cost, with ``N`` velocities and ``nnz(C)`` the non-zeros of the cut-joint rows C:
+
+    * ``bound="implemented"``: what the code does, m + 1 complete tree solves (the unit responses
+      recompute M-hat), then C Y and C yddot_free (nnz(C) (m + 1)), a Cholesky factor and solve of
+      the m x m matrix C Y (m(m-1)(m+1)/6 + m(m-1)/2 + m^2) and yddot = yddot_free + Y lam (N m);
+    * ``bound="lower"``: a lower bound for any implementation that reuses the factored M-hat:
+      one complete tree solve, plus only the root-to-leaves sweep for each of the m unit responses
+      (their leaves-to-root force sweep is left out, so the true cost is higher), plus the same
+      C Y, Cholesky and N m terms.
+
+    Works for a :class:`rfda_teach.rcr.LoopMechanism` and a :class:`rfda_teach.rcr.LoopSeries`.
+    The count does not depend on the state.
+
+    Examples
+    --------
+    >>> from rfda_teach import rcr
+    >>> c1, c2, c3 = (count_multiplications(rcr.loop_series(k)) for k in (1, 2, 3))
+    >>> (c3 - c2) > (c2 - c1)                    # grows faster than linearly in the loops
+    True
+    >>> count_multiplications(rcr.loop_series(3), bound="lower") < c3
+    True
+    """
+    from . import jointspace
+    from .rcr import LoopMechanism
+    where = "loopref.count_multiplications"
+    _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
+                    hint="give a loop such as rcr.five_bar() or a series such as rcr.loop_series(3)")
+    bound = _check.choice(bound, ("implemented", "lower"), "bound", where=where)
+    series = model if isinstance(model, LoopSeries) else _one_loop(model)
+    sys, cuts = _series_tree(series)
+    st = _series_state(series, sys, [L.q0 for L in series.loops], [np.zeros(L.n) for L in series.loops])
+    steps = jointspace.count_multiplications(sys, "featherstone", state=st, by_step=True)
+    full = sum(v for k, v in steps.items() if k != "multipliers")
+    C = _series_rows(sys, cuts, st)[0]
+    m, N, nnz = C.shape[0], sys.n_vel, int(np.count_nonzero(C))
+    rows = m * full if bound == "implemented" else m * steps["featherstone root-to-leaves"]
+    small = nnz * (m + 1) + m * (m - 1) * (m + 1) // 6 + m * (m - 1) // 2 + m * m + N * m
+    return int(full + rows + small)
+
+
+__all__ += ["count_multiplications"]

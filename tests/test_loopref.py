@@ -85,3 +85,27 @@ def test_loop_references_refuse_an_open_loop_and_bad_numbers():
         with pytest.raises(ConstraintViolationError, match=r"loop 0\).*does not close"):
             f(s, qs, [np.zeros(4)] * 2)
     assert len(loopref.series_dae_accelerations(s, qs, [np.zeros(4)] * 2, check=False)) == 2
+
+
+def test_multiplier_count_is_the_tree_solves_plus_the_m_by_m_system():
+    """Counted multiplier technique: (m + 1) Featherstone solves (or 1 + m outward sweeps for the
+    lower bound) plus C Y, the Cholesky factor of C Y and Y lam; superlinear in the loops, and
+    above RCR's linear count from a few loops on, even as a lower bound."""
+    from rfda_teach import jointspace
+    series = rcr.loop_series(3)
+    sys_, cuts = loopref.series_tree(series)
+    st = loopref._series_state(series, sys_, [L.q0 for L in series.loops],
+                               [np.zeros(L.n) for L in series.loops])
+    steps = jointspace.count_multiplications(sys_, "featherstone", state=st, by_step=True)
+    full = sum(v for k, v in steps.items() if k != "multipliers")
+    m = 2 * len(series.loops)                  # a planar pin cut joint: 2 rows
+    impl = loopref.count_multiplications(series)
+    low = loopref.count_multiplications(series, bound="lower")
+    assert impl - low == m * (full - steps["featherstone root-to-leaves"])
+    assert impl > (m + 1) * full
+    ks = range(1, 10)
+    mult = [loopref.count_multiplications(rcr.loop_series(k), bound="lower") for k in ks]
+    red = [rcr.count_multiplications(rcr.loop_series(k)) for k in ks]
+    assert (np.diff(mult, 2) > 0).all() and len(set(np.diff(red))) == 1
+    assert mult[0] < red[0] and mult[-1] > red[-1]          # RCR wins from some k on
+    assert loopref.count_multiplications(rcr.five_bar()) > 0

@@ -53,10 +53,11 @@ MODEL_FUNCS = {
     "loopref.sympy_model": lambda m: loopref.sympy_model(m),
     "loopref.sympy_simulate": lambda m: loopref.sympy_simulate(m, 1.0),
     "loopref.multiplier_accelerations": lambda m: loopref.multiplier_accelerations(m, Q0, Z5),
+    "loopref.count_multiplications": lambda m: loopref.count_multiplications(m),
 }
 for name, f in MODEL_FUNCS.items():
     for tag, bad in (("none", None), ("str", "five-bar"), ("int", 5), ("list", [1.0, 2.0]),
-                     ("series", SERIES if name != "rcr.count_multiplications" else FB.joints[0])):
+                     ("series", SERIES if not name.endswith(".count_multiplications") else FB.joints[0])):
         add(f"{name}-model-{tag}", lambda f=f, bad=bad: f(bad), ModelError, "model")
 
 SERIES_FUNCS = {
@@ -315,6 +316,10 @@ for tag, a, match in (("short", [1.0, 0.0], r"a has shape \(2,\)"), ("nan", [NAN
                       ("zero", [0.0, 0.0, 0.0], "a is zero"), ("str", "a", "a")):
     add(f"rcr.reduction_step-a-{tag}", lambda a=a: rcr.reduction_step(np.eye(3), a), ModelError, match)
 add("rcr.reduction_step-tol", lambda: rcr.reduction_step(np.eye(3), [1.0, 0, 0], tol=-1.0), ModelError, "tol")
+
+for tag, v in (("str", "upper"), ("none", None), ("int", 1)):
+    add(f"loopref.count_multiplications-bound-{tag}", lambda v=v: loopref.count_multiplications(FB, bound=v),
+        ModelError, "bound")
 
 COVERED = sorted({c.id.split("-")[1] for c in CASES})
 EXEMPT: dict = {
