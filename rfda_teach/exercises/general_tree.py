@@ -2,7 +2,9 @@
 :mod:`rfda_teach.exercises`, which re-exports them).
 
 * ``check_subtree_step``: one step of the induction of §6 of Deepak & Ghosal, the two
-  diagonal blocks of eq. (57) of a node from its own M_j and its children's data.
+  diagonal blocks of eq. (57) of a node from its own M_j and its children's data;
+* ``check_node_map``: the blocks P_j, R_j of the map of §6's first property (the
+  unnumbered map stated before eq. (49)), composed from the children's (eq. 51, 53, 55).
 """
 
 from __future__ import annotations
@@ -114,3 +116,87 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
 
 
 CHECKERS["subtree_step"] = check_subtree_step
+
+
+def _map(children, *, lower_left=True, follow=True):
+    """P_j, R_j of §6's first property, rows child by child (stage 4); flags make mistakes."""
+    P_rows, R_blocks = [], []
+    for Et, Dt, S, P_k, R_k in children:
+        top = Et @ S
+        P_rows += [top, (P_k @ top) if follow else np.zeros((P_k.shape[0], top.shape[1]))]
+        low = P_k @ Dt if lower_left else np.zeros((P_k.shape[0], Dt.shape[1]))
+        R_blocks.append(np.block([[Dt, np.zeros((Dt.shape[0], R_k.shape[1]))], [low, R_k]]))
+    return np.vstack(P_rows), scipy.linalg.block_diag(*R_blocks)
+
+
+def check_node_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
+    """Check ``student_fn(children) -> (P_j, R_j)``, the map of §6's first property for node j.
+
+    ``children`` is a list with one tuple ``(E~_k, D~_k, S_k, P_k, R_k)`` per child k of j:
+    the child's matrices of eq. (51) and (53) and the blocks of its own map (``P_k`` is
+    0 x p_k and ``R_k`` 0 x 0 for a leaf).  The rows of the answer run child by child, each
+    child followed by its descendants in the order of its own ``P_k``; the columns of
+    ``R_j`` are xi_j = (y~_kf, xi_k) child by child (eq. 55).  Composing eq. (55), (51) and
+    the child's map,
+
+        rows of P_j for child k:   [I; P_k] E~_k S_k,
+        block of R_j for child k:  [[D~_k, 0], [P_k D~_k, R_k]].
+
+    Reference: :class:`rfda_teach.coordinates.NodeCoordinates` ``T`` of
+    :func:`rfda_teach.coordinates.rfda_coordinates`, its rows regrouped child by child.
+
+    Examples
+    --------
+    >>> from rfda_teach.exercises import check_node_map
+    >>> check_node_map(lambda children: None).passed
+    check_node_map: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    from .. import models
+    from ..coordinates import rfda_coordinates
+    name = "check_node_map"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    cases = []
+    s = seed + 7
+    while len(cases) < n_cases:
+        kind = "planar" if s % 2 == 0 else "spatial"
+        sys = models.random_tree(5, kind=kind, seed=s, chain_bias=0.3)
+        st = models.random_state(sys, seed=s)
+        s += 1
+        nodes = rfda_coordinates(sys, st)
+        vs = sys.vel_slices
+        for j in sys.topology.order:
+            kids = sys.topology.children(j)
+            if not kids or len(cases) >= n_cases:
+                continue
+            nc = nodes[j]
+            start, where = 0, {}
+            for b in nc.members:
+                where[b] = np.arange(start, start + vs[b].stop - vs[b].start)
+                start += vs[b].stop - vs[b].start
+            rows = np.concatenate([where[b] for k in kids for b in nodes[k].members])
+            T = nc.T
+            expected = (T[rows, :nc.p], T[rows, nc.p:])
+            children = []
+            for k in kids:
+                Et, Dt, S, _ = nc.child[k]
+                children.append((Et, Dt, S, nodes[k].P, nodes[k].R))
+            wrong = []
+            for flags, hint in ((dict(lower_left=False),
+                                 "joint k's free motion moves the descendants too: the lower-left block "
+                                 "of R_j is P_k D~_k"),
+                                (dict(follow=False),
+                                 "the descendants follow body k through P_k: the rows of P_j are "
+                                 "[I; P_k] E~_k S_k")):
+                w = _map(children, **flags)
+                if any(a.shape != b.shape or not np.allclose(a, b) for a, b in zip(w, expected)):
+                    wrong.append((w, hint))
+            describe = (f"node with {len(kids)} child(ren) in a {kind} tree: P_j "
+                        f"{expected[0].shape[0]}x{expected[0].shape[1]}, R_j "
+                        f"{expected[1].shape[0]}x{expected[1].shape[1]}")
+            cases.append(Case((children,), describe, expected, tuple(wrong)))
+    return run_cases(name, student_fn, cases)
+
+
+CHECKERS["node_map"] = check_node_map
+__all__.append("check_node_map")

@@ -31,3 +31,38 @@ WRONG = [
     ("subtree_step", lambda M, c: _step(M, c, own=False), "own Lambda_k"),
     ("subtree_step", lambda M, c: _step(M, c, first=True), "order of the blocks"),
 ]
+
+
+def node_map(children):
+    """P_j, R_j of §6's first property, rows child by child (stage 4)."""
+    P_rows, R_blocks = [], []
+    for Et, Dt, S, P_k, R_k in children:
+        P_rows += [Et @ S, P_k @ Et @ S]
+        R_blocks.append(np.block([[Dt, np.zeros((Dt.shape[0], R_k.shape[1]))],
+                                  [P_k @ Dt, R_k]]))
+    return np.vstack(P_rows), scipy.linalg.block_diag(*R_blocks)
+
+
+def _map_no_lower_left(children):
+    P, R = node_map(children)
+    out, r, c = R.copy(), 0, 0
+    for Et, Dt, S, P_k, R_k in children:
+        n_k = Dt.shape[0]
+        out[r + n_k : r + n_k + P_k.shape[0], c : c + Dt.shape[1]] = 0.0
+        r += n_k + P_k.shape[0]
+        c += Dt.shape[1] + R_k.shape[1]
+    return P, out
+
+
+def _map_no_follow(children):
+    P_rows = []
+    for Et, Dt, S, P_k, R_k in children:
+        P_rows += [Et @ S, np.zeros((P_k.shape[0], S.shape[1]))]
+    return np.vstack(P_rows), node_map(children)[1]
+
+
+REFERENCE["node_map"] = node_map
+WRONG += [
+    ("node_map", _map_no_lower_left, "lower-left block"),
+    ("node_map", _map_no_follow, "follow body k"),
+]
