@@ -32,13 +32,22 @@ Checkers (chapter: function the student writes):
 * Spatial vectors: ``check_planar_shift`` (the twist shift of rcr.shift_T),
   ``check_planar_inertia_shift`` (planar spatial inertia about a point);
 * One elimination: ``check_lubich_contribution`` (a child's term of eq. 9-10);
+* later chapters (see ``CHECKERS`` for the full list): the recursion, DAE,
+  methods, Kane, reference-point, closed-loop and humanoid checkers below, and
+  one module per chapter of the end of Part I, re-exported here:
+  :mod:`rfda_teach.exercises.standard_forms` (``check_featherstone_step``, one
+  child's term of eq. 11-12 via Method 2), :mod:`rfda_teach.exercises.seeing`
+  (``check_pair_rfda_map``, the velocity map of eq. 48) and
+  :mod:`rfda_teach.exercises.general_tree` (``check_subtree_step``,
+  ``check_node_map``: one step of the induction of section 6).
 
 A later chapter adds a checker in a few lines: build a list of :class:`Case`
 records (arguments, a description of them by shape and kind, the reference
 answer from the package, and typical wrong answers with their hints) and
 return ``run_cases("check_<name>", student_fn, cases)``; the harness adds the
 generic hints (transposed, sign, factor 2 or 1/2), the stub handling and the
-one-line report.  Register the checker in :data:`CHECKERS`.
+one-line report.  Register the checker in :data:`CHECKERS` (or, for a new
+chapter, in the ``CHECKERS`` of its own module ``rfda_teach/exercises/<chapter>.py``).
 
 Examples
 --------
