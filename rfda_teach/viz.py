@@ -164,7 +164,8 @@ def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
 def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alpha: float = 1.0, lw: float = 2.0):
     """Draw a planar tree: each body as segments from its mass centre to its joint points.
 
-    Mass centres are dots labelled with the body number, joints are open circles.
+    Mass centres are dots labelled with the body number, joints are open circles
+    (a free joint to the ground constrains no point and is not drawn).
     Works for ``"planar"`` and ``"point2"`` bodies.
 
 
@@ -206,6 +207,8 @@ def draw_planar(system, state, *, ax=None, labels: bool = True, color=None, alph
         if labels:
             ax.annotate(str(i), c, textcoords="offset points", xytext=(4, 4), fontsize=9, color=col)
     for k in range(system.n):
+        if system.joints[k].type in ("free2d", "free"):
+            continue  # a free joint holds no point: nothing to draw
         yk = y[system.pos_slices[k]]
         q = yk[:2] + rotation(system.kind, yk) @ system.joints[k].child_point
         ax.plot(*q, "o", mfc="white", mec="k", ms=6, alpha=alpha)
@@ -517,8 +520,25 @@ def kane_segments(system, x, y) -> list:
     return segs
 
 
-def draw_kane(system, x, y, *, ax=None, title: str = ""):
-    """Draw a Kane system in 3-D (see :func:`kane_segments`).
+def _kane_box_edges(mass, inertia, R_T, centre) -> list:
+    """The 12 edges of the box with the body's mass and central inertia (principal axes assumed
+    along the body axes): half-sides from I_xx = m (b^2 + c^2) / 12 and its permutations."""
+    d = np.diag(np.asarray(inertia, float))
+    sq = np.clip(6.0 * (d.sum() - 2.0 * d) / mass, 0.0, None)
+    half = 0.5 * np.sqrt(sq)
+    corners = [np.array([sx, sy, sz]) * half for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    edges = []
+    for a in range(8):
+        for b in range(a + 1, 8):
+            if np.count_nonzero(corners[a] != corners[b]) == 1:
+                edges.append(np.array([centre + R_T @ corners[a], centre + R_T @ corners[b]]))
+    return edges
+
+
+def draw_kane(system, x, y, *, ax=None, title: str = "", labels: bool = False):
+    """Draw a Kane system in 3-D (see :func:`kane_segments`).  With ``labels`` every body is
+    numbered at its mass centre G_K, the origins O_K are black dots, and a body whose mass centre
+    is its origin is drawn as the box with its mass and central inertia instead of a triad.
 
     Examples
     --------
@@ -529,16 +549,32 @@ def draw_kane(system, x, y, *, ax=None, title: str = ""):
     >>> ax = viz.draw_kane(sys, sys.x0, sys.y0)
     >>> len(ax.lines)
     8
+    >>> ax = viz.draw_kane(sys, sys.x0, sys.y0, labels=True)
+    >>> len(ax.texts)
+    8
     """
     import matplotlib.pyplot as plt
     segs = kane_segments(system, x, y)
     title = _text(title, "title", "viz.draw_kane")
+    labels = _flag(labels, "labels", "viz.draw_kane")
     if _ax(ax, "viz.draw_kane", three_d=True) is None:
         fig = plt.figure(figsize=(5, 5))
         ax = fig.add_subplot(projection="3d")
     cmap = plt.get_cmap("tab10")
+    if labels:
+        from . import kane
+        kin = kane.kinematics(system, x, y)
     for k, s in enumerate(segs):
-        ax.plot(s[:, 0], s[:, 1], s[:, 2], "-o" if k else "-", color=cmap(k % 10), lw=3 if k else 2, ms=3)
+        if labels and np.linalg.norm(system.r[k]) <= 1e-9:
+            for e in _kane_box_edges(system.mass[k], system.inertia[k], kin.R[k].T, s[2]):
+                ax.plot(e[:, 0], e[:, 1], e[:, 2], "-", color=cmap(k % 10), lw=1.5)
+        else:
+            ax.plot(s[:, 0], s[:, 1], s[:, 2], "-o" if k else "-", color=cmap(k % 10), lw=3 if k else 2, ms=3)
+        if labels:
+            O, G = s[0] if k else s[2], s[1] if k else s[2]
+            ax.scatter(*O, color="k", s=12, depthshade=False)
+            ax.text(*(G + np.array([0.0, 0.0, 0.06])), str(k + 1), color=cmap(k % 10), fontsize=10,
+                    fontweight="bold")
     ax.set_xlabel("x"); ax.set_ylabel("y"); ax.set_zlabel("z")
     if title:
         ax.set_title(title)
@@ -814,8 +850,13 @@ __all__ += ["loop_segments", "draw_loop", "animate_loop"]
 
 
 def draw_series(series, qs, *, ax=None, title: str = ""):
-    """Draw a chain of coupled loops (rcr.LoopSeries) at the loops' coordinates ``qs``; loop j in
-    colour j, its base body marked.
+    """Draw a chain of coupled loops (rcr.LoopSeries) at the loops' coordinates ``qs``.
+
+    Loop j is drawn in colour j with its own line style (so overlapping loops stay readable),
+    its joint points as dots, and the two pivots by which it hangs from its base body (the ground,
+    or a body of an earlier loop) as large hollow squares in its colour, joined by a thin line
+    (the segment between them is rigid with the base body); the ground is a grey
+    triangle.  Axes in metres, a legend names each loop and its base.
 
     Examples
     --------
@@ -823,8 +864,8 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     >>> matplotlib.use("Agg")
     >>> from rfda_teach import rcr
     >>> s = rcr.loop_series(3); ax = draw_series(s, [l.q0 for l in s.loops], title="three loops")
-    >>> ax.get_title()
-    'three loops'
+    >>> ax.get_title(), ax.get_xlabel()
+    ('three loops', 'x (m)')
     """
     import matplotlib.pyplot as plt
     from . import rcr
@@ -835,14 +876,33 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    styles = ("-", "--", ":", "-.")
+
+    def frame(x, y, th):
+        c, s = np.cos(th), np.sin(th)
+        return np.array([[c, -s, x], [s, c, y], [0.0, 0.0, 1.0]])
+
     for j, (L, P) in enumerate(zip(series.loops, poses)):
+        col, ls = colors[j % len(colors)], styles[j % len(styles)]
+        if j == 0:
+            T0, base = np.eye(3), "ground"
+        else:
+            i, b = series.attach[j - 1]
+            T0, base = frame(*poses[i][b - 1]), f"{series.loops[i].bodies[b - 1].name} of loop {i + 1}"
         for b, (x, y, th) in zip(L.bodies, P):
             half = 0.5 * np.sqrt(12 * float(b.J[0, 0]) / b.mass) * np.array([np.cos(th), np.sin(th)])
-            ax.plot(*np.c_[np.array([x, y]) - half, np.array([x, y]) + half], lw=3, color=colors[j % len(colors)],
-                    solid_capstyle="round", label=f"loop {j + 1}" if b is L.bodies[0] else None)
-    ax.plot(0, 0, marker="^", ms=12, color="0.3")
+            ends = np.c_[np.array([x, y]) - half, np.array([x, y]) + half]
+            ax.plot(*ends, lw=3.2 - 0.6 * (j % 3), ls=ls, color=col, solid_capstyle="round",
+                    label=f"loop {j + 1} (base: {base})" if b is L.bodies[0] else None)
+            ax.plot(*ends, ls="none", marker="o", ms=4, color=col)
+        piv = np.array([(T0 @ np.r_[pt, 1.0])[:2] for pt in (L.joints[0].parent_point, L.joints[-1].child_point)])
+        ax.plot(piv[:, 0], piv[:, 1], ls=ls, lw=0.8, marker="s", ms=11, mfc="none", mec=col, mew=2, color=col,
+                label=f"loop {j + 1}: pivots on its base (thin: rigid with it)")
+    ax.plot(0, 0, marker="^", ms=12, color="0.3", ls="none", label="ground pivot")
     ax.set_aspect("equal")
-    ax.legend(fontsize=8)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
     if title:
         ax.set_title(title)
     return ax
