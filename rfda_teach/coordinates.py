@@ -438,7 +438,8 @@ class NodeCoordinates:
     ``members`` are j and its descendants h(j, 1..), ``T`` maps [ydot_j; xidot_j] to
     the stacked absolute velocities of the members (in that order), ``varpi`` is the
     constant term; ``M_hat`` and ``Lambda`` are the two diagonal blocks of eq. (57).
-    ``P`` and ``R`` are the blocks of T below the identity (eq. 49, property 1).
+    ``P`` and ``R`` are the blocks of T below the identity: the map of section 6's first property
+    (unnumbered in the paper; eq. (49) is the second property's constraint).
     ``child`` maps every child k to (E~_k, D~_k, S_k, a_k).
 
     Only ``M_hat`` and ``child`` are stored (O(p^2) per node, O(n p^2) for the tree).
@@ -502,12 +503,12 @@ class NodeCoordinates:
 
     @property
     def T(self) -> np.ndarray:
-        """[ydot_j; xidot_j] -> stacked velocities of ``members`` (eq. 49, 55), assembled on access."""
+        """[ydot_j; xidot_j] -> stacked velocities of ``members`` (section 6's first property, eq. 55), assembled on access."""
         return self._assemble()[0]
 
     @property
     def varpi(self) -> np.ndarray:
-        """The constant term of eq. (49) (zero for scleronomic joints), assembled on access."""
+        """The constant term varpi_j of section 6's first property (zero for scleronomic joints), assembled on access."""
         return self._assemble()[1]
 
     @property
@@ -526,12 +527,12 @@ class NodeCoordinates:
 
     @property
     def P(self) -> np.ndarray:
-        """P_j of property 1 (eq. 49)."""
+        """P_j of the map of section 6's first property."""
         return self.T[self.p:, :self.p]
 
     @property
     def R(self) -> np.ndarray:
-        """R_j of property 1 (eq. 49)."""
+        """R_j of the map of section 6's first property."""
         return self.T[self.p:, self.p:]
 
     @property

@@ -4,7 +4,7 @@ A tree is given by a *parent array*: ``parent[i]`` is the body that body ``i``
 hangs from, ``-1`` for the root, which hangs from the global frame.  The joint
 between body ``i`` and its parent carries the same number ``i`` (paper, §2).
 
-Children ``g(i, p)`` and descendants ``h(i, p)`` (eq. 49 and footnote 6) are
+Children ``g(i, p)`` and descendants ``h(i, p)`` (section 6 and footnote 6) are
 listed in ascending body number, so the descendants of node 2 of Fig. 1 come
 out as 4, 5, 7, 10, 11, 12, the order the paper uses.
 
