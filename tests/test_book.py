@@ -108,6 +108,35 @@ def test_display_equation_delimiters_stand_alone():
                 inside = not inside
 
 
+_LIST_MARK = re.compile(r"^\s*([-+*]\s|\d+[.)]\s|#|>)")
+
+
+def _inline_math(text):
+    """The $...$ spans of a markdown text (outside code, $$ blocks and amsmath environments)."""
+    text = re.sub(r"^```(?!\{).*?^```", "", text, flags=re.S | re.M)
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)
+    text = re.sub(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", "", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text).replace("\\$", "")
+    return text.split("$")[1::2]
+
+
+def test_inline_math_is_not_broken_like_a_display_equation():
+    """Markdown reads its blocks before the math: inside a $...$ broken over lines, a line that
+    starts with "- ", "+ ", "* ", "1. " or "#" becomes a list item or a heading, and the formula
+    loses its sign and its subscripts (four chapters did)."""
+    for path in sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md")):
+        if path.suffix == ".ipynb":
+            cells = json.loads(path.read_text())["cells"]
+            texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+        else:
+            texts = [path.read_text()]
+        for text in texts:
+            for span in _inline_math(text):
+                for line in span.split("\n")[1:]:
+                    assert not _LIST_MARK.match(line), \
+                        f"{path.name}: inline math continues on a line Markdown reads as a block: {line[:60]!r}"
+
+
 # chapters whose owners still have to fit them to the text column (issue 12, item 4)
 WIDE_CODE: set = set()
 
