@@ -909,3 +909,135 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
 
 
 __all__ += ["draw_series"]
+
+
+def mode_flows(system, state, T_fn, *, delta: float = 0.4, titles=None, axes=None, bodies=None,
+               steps: int = 12, legend: bool = True):
+    """Draw, for every column c of the velocity map ``T_fn(y)``, the planar system before (grey,
+    dashed) and after a *finite* motion along that column: the positions are integrated along
+    dy/ds = T(y) e_c from s = 0 to ``delta`` (classical Runge-Kutta, ``steps`` steps), with T
+    re-evaluated at every configuration.  When every column satisfies a joint's velocity row, the
+    joint is respected along the whole path, so pins that coincide before still coincide after
+    (the first-order step y + delta T e_c of :func:`displacement_modes` separates them by
+    O(delta^2)).  For true coordinates u this is exactly "u_c changed by delta, the others held".
+
+    ``T_fn(y)`` returns the map from the pictured coordinates' rates to the stacked absolute
+    velocities of ``bodies`` (default: all); the other bodies are held.  Each body is drawn as
+    segments from its mass centre (dot) to its joint points; the point by which a body hangs on
+    its parent is an open circle.  All panels share limits and an equal aspect, with axes in
+    metres.  Returns ``(axes, y_after)``: the axes and the list of final position vectors.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from rfda_teach import models, viz
+    >>> sys = models.planar_revolute_pair(); st = models.random_state(sys, seed=0)
+    >>> axes, ys = viz.mode_flows(sys, st, lambda y: np.eye(6)[:, :2], delta=0.5, legend=False)
+    >>> len(axes), bool(np.allclose(ys[1] - st.y, 0.5 * np.eye(6)[1]))
+    (2, True)
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from .bodies import rotation
+    from .system import check_state
+    where = "viz.mode_flows"
+    system = _system(system, where)
+    if system.kind != "planar":
+        raise ModelError(f"{where}: draws planar rigid bodies; system {system.name!r} is {system.kind}")
+    state = check_state(system, state)
+    if not callable(T_fn):
+        raise ModelError(f"{where}: T_fn must be a function y -> velocity map, got {T_fn!r}")
+    if bodies is None:
+        bodies = list(range(system.n))
+    elif isinstance(bodies, (str, bytes)) or not hasattr(bodies, "__iter__"):
+        raise ModelError(f"{where}: bodies must be a list of body numbers, got {bodies!r}")
+    bodies = [_check.positive_int(b, "bodies[]", where=where, minimum=0) for b in bodies]
+    if any(b >= system.n for b in bodies):
+        raise ModelError(f"{where}: bodies {bodies} name a body beyond {system.n - 1}")
+    delta = _check.scalar(delta, "delta", where=where)
+    steps = _check.positive_int(steps, "steps", where=where)
+    legend = _flag(legend, "legend", where)
+    y0 = np.asarray(state.y, float)
+    rows = np.concatenate([np.arange(system.pos_slices[i].start, system.pos_slices[i].stop) for i in bodies])
+    T0 = _check.matrix(T_fn(y0), (len(rows), None), "T_fn(y)", where=where)
+    ncol = T0.shape[1]
+    if titles is not None and (isinstance(titles, (str, bytes)) or not hasattr(titles, "__len__")
+                               or len(titles) < ncol):
+        raise ModelError(f"{where}: titles must be a list of {ncol} strings (one per column of T), got {titles!r}")
+    if axes is not None:
+        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__") or len(axes) < ncol:
+            raise ModelError(f"{where}: axes must hold {ncol} matplotlib Axes (one per column of T), got {axes!r}")
+        for a in axes:
+            _ax(a, where)
+    else:
+        _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, 3.4), squeeze=False)
+        axes = axes[0]
+
+    def rate(y, c):
+        v = np.zeros_like(y)
+        v[rows] = np.asarray(T_fn(y), float)[:, c]
+        return v
+
+    h = delta / steps
+    finals = []
+    for c in range(ncol):
+        y = y0.copy()
+        for _ in range(steps):
+            k1 = rate(y, c)
+            k2 = rate(y + 0.5 * h * k1, c)
+            k3 = rate(y + 0.5 * h * k2, c)
+            k4 = rate(y + h * k3, c)
+            y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        finals.append(y)
+
+    cmap = plt.get_cmap("tab10")
+
+    def draw(ax, y, before):
+        pts_all = []
+        for i in range(system.n):
+            yi = y[system.pos_slices[i]]
+            c, R = yi[:2], rotation(system.kind, yi)
+            pts = [system.joints[i].child_point] + [system.joints[k].parent_point
+                                                    for k in system.topology.children(i)]
+            col = "0.55" if before else cmap(i % 10)
+            for p in pts:
+                q = c + R @ p
+                pts_all.append(q)
+                ax.plot([c[0], q[0]], [c[1], q[1]], "--" if before else "-", color=col,
+                        lw=1.3 if before else 3.0, solid_capstyle="round", zorder=3 if before else 2)
+            pts_all.append(c)
+            ax.plot(*c, "o", color=col, ms=4 if before else 6, zorder=4 if before else 2)
+            if system.joints[i].type not in ("free2d", "free"):
+                q = c + R @ system.joints[i].child_point
+                ax.plot(*q, "o", mfc="white" if not before else "none", mec="0.55" if before else "k",
+                        ms=9 if not before else 6, zorder=1 if not before else 4)
+        return pts_all
+
+    every = []
+    for c, ax in enumerate(axes[:ncol]):
+        every += draw(ax, finals[c], before=False)
+        every += draw(ax, y0, before=True)
+        if titles is not None:
+            ax.set_title(titles[c], fontsize=10)
+    every = np.array(every)
+    lo, hi = every.min(axis=0), every.max(axis=0)
+    mid, half = 0.5 * (lo + hi), 0.5 * (hi - lo).max() + 0.12
+    for ax in axes[:ncol]:
+        ax.set_xlim(mid[0] - half, mid[0] + half)
+        ax.set_ylim(mid[1] - half, mid[1] + half)
+        ax.set_aspect("equal")
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.25)
+    axes[0].set_xlabel("x (m)", fontsize=8)
+    axes[0].set_ylabel("y (m)", fontsize=8)
+    if legend:
+        handles = [Line2D([], [], ls="--", color="0.55", lw=1.3, label="before"),
+                   Line2D([], [], ls="-", color=cmap(0), lw=3, label="after: body j"),
+                   Line2D([], [], ls="-", color=cmap(1), lw=3, label="after: body k"),
+                   Line2D([], [], ls="none", marker="o", color="k", ms=5, label="mass centre"),
+                   Line2D([], [], ls="none", marker="o", mfc="white", mec="k", ms=8, label="pin")]
+        axes[0].figure.legend(handles=handles, loc="upper center", ncol=5, fontsize=8, frameon=False,
+                              bbox_to_anchor=(0.5, 1.0))
+    return axes, finals

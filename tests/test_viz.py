@@ -52,3 +52,39 @@ def test_draw_tree_on_a_forest_and_a_long_chain():
     assert len(ax.texts) == 5
     pos = viz.tree_layout(Topology.from_parents([-1] + list(range(2999))))
     assert pos[2999] == (0.0, -2999.0)
+
+
+# --- mode_flows: finite motions along the columns of a velocity map keep the pin together ---------
+
+def test_mode_flows_keeps_the_pin_of_eq_48_together_and_checks_arguments():
+    from rfda_teach import coordinates as co
+    from rfda_teach.system import State, terms
+
+    pair = models.planar_revolute_pair()
+    st = models.state_from_joints(pair, [np.array([0.0, 0.0, 0.3]), np.array([1.0])],
+                                  [np.zeros(3), np.zeros(1)])
+
+    def T48(y):
+        tr = terms(pair, State(y, np.zeros(6)), check=False)
+        jt = tr.joint[1]
+        E, D = co.appendix_a(jt.G, jt.G_d)[:2]
+        Et, Dt, _ = co.method_2(tr.M[1], E, D)
+        return co.two_node(tr.M[0], tr.M[1], jt.G, jt.Q, Et, Dt).T48
+
+    def gap(y):
+        A = lambda a: np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])  # noqa: E731
+        return np.linalg.norm(y[:2] + A(y[2]) @ pair.joints[1].parent_point
+                              - y[3:5] - A(y[5]) @ pair.joints[1].child_point)
+
+    axes, ys = viz.mode_flows(pair, st, T48, delta=0.4)
+    assert len(axes) == 4 and len(ys) == 4
+    assert max(gap(y) for y in ys) < 1e-7                      # the finite motion respects the pin
+    assert gap(st.y + 0.4 * T48(st.y)[:, 2]) > 1e-3            # the first-order step does not
+    plt.close("all")
+    with pytest.raises(ModelError, match="T_fn"):
+        viz.mode_flows(pair, st, np.eye(6))
+    with pytest.raises(ModelError, match="bodies"):
+        viz.mode_flows(pair, st, lambda y: np.eye(3), bodies=[4])
+    with pytest.raises(ModelError, match="titles"):
+        viz.mode_flows(pair, st, lambda y: np.eye(6)[:, :2], titles=["a"])
+    plt.close("all")
