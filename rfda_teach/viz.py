@@ -911,6 +911,9 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
 __all__ += ["draw_series"]
 
 
+__all__ += ["mode_flows"]
+
+
 def mode_flows(system, state, T_fn, *, delta: float = 0.4, titles=None, axes=None, bodies=None,
                steps: int = 12, legend: bool = True):
     """Draw, for every column c of the velocity map ``T_fn(y)``, the planar system before (grey,

@@ -17,6 +17,7 @@ from robustness_cases import Case  # noqa: E402
 
 _P = models.planar_revolute_pair()
 _PS = models.random_state(_P, seed=0)
+_T2 = lambda y: np.eye(6)[:, :2]          # a velocity map for viz.mode_flows (pair: 6 coordinates)
 _C2 = models.chain(2)
 _C2S = models.random_state(_C2, seed=0)
 _SP = models.random_tree(2, kind="spatial", seed=1)
@@ -308,6 +309,17 @@ CASES: list = [
     Case("viz.draw_planar-spatial", lambda: viz.draw_planar(_SP, _SPS), ModelError, "planar"),
     Case("viz.draw_planar-alpha", lambda: viz.draw_planar(_P, _PS, alpha=2.0), ModelError, "alpha"),
     Case("viz.draw_planar-lw", lambda: viz.draw_planar(_P, _PS, lw=-1.0), ModelError, "lw"),
+    Case("viz.mode_flows-system", lambda: viz.mode_flows("pair", _PS, _T2), ModelError, "system"),
+    Case("viz.mode_flows-spatial", lambda: viz.mode_flows(_SP, _SPS, _T2), ModelError, "planar"),
+    Case("viz.mode_flows-T", lambda: viz.mode_flows(_P, _PS, np.eye(6)), ModelError, "T_fn must be a function"),
+    Case("viz.mode_flows-Tshape", lambda: viz.mode_flows(_P, _PS, lambda y: np.eye(5)), ModelError, r"T_fn\(y\)"),
+    Case("viz.mode_flows-Tnan", lambda: viz.mode_flows(_P, _PS, lambda y: np.full((6, 2), np.nan)), ModelError,
+         "nan"),
+    Case("viz.mode_flows-bodies", lambda: viz.mode_flows(_P, _PS, _T2, bodies=[5]), ModelError, "beyond"),
+    Case("viz.mode_flows-bodies-str", lambda: viz.mode_flows(_P, _PS, _T2, bodies="01"), ModelError, "bodies"),
+    Case("viz.mode_flows-delta", lambda: viz.mode_flows(_P, _PS, _T2, delta=np.nan), ModelError, "delta"),
+    Case("viz.mode_flows-steps", lambda: viz.mode_flows(_P, _PS, _T2, steps=0), ModelError, "steps"),
+    Case("viz.mode_flows-titles", lambda: viz.mode_flows(_P, _PS, _T2, titles=["a"]), ModelError, "titles"),
     Case("viz.tree_layout-list", lambda: viz.tree_layout([-1, 0]), ModelError, "topology must be a Topology"),
     Case("viz.tree_layout-None", lambda: viz.tree_layout(None), ModelError, "topology must be a Topology"),
     Case("viz.draw_tree-highlight", lambda: viz.draw_tree(_TOPO, highlight=9), ModelError, "highlight is 9"),
@@ -433,7 +445,7 @@ COVERED: list = ["simulate.project",
     *(f"simulate.{n}" for n in ("position_rate", "energy", "simulate")),
     *(f"models.{n}" for n in ("featherstone_sliders", "planar_revolute_pair", "figure1_tree", "random_tree", "chain",
                               "random_state", "state_from_joints")),
-    *(f"viz.{n}" for n in ("plot_eq7", "plot_matrix_blocks", "draw_planar", "tree_layout", "draw_tree",
+    *(f"viz.{n}" for n in ("plot_eq7", "plot_matrix_blocks", "draw_planar", "mode_flows", "tree_layout", "draw_tree",
                            "recursion_frames", "animate_recursion", "methods_report", "displacement_modes",
                            "kane_segments", "draw_kane", "animate_kane", "refpoint_segments", "draw_refpoint_model",
                            "loop_segments", "draw_loop", "animate_loop", "draw_series")),
