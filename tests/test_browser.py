@@ -15,7 +15,9 @@ with that reason, only when no Chromium binary can be found.
 from __future__ import annotations
 
 import functools
+import html
 import http.server
+import io
 import os
 import re
 import shutil
@@ -69,9 +71,42 @@ def chromium_binary() -> str | None:
     return None
 
 
+# Appended to every page the test server sends: once MathJax (and _static/fit_math.js) have
+# run, it lists the display equations still wider than the text column in a <pre>.
+PROBE = b"""<script>
+window.addEventListener('load', function () {
+  function done() { setTimeout(function () {
+    var out = [];
+    document.querySelectorAll('mjx-container[display="true"]').forEach(function (c, i) {
+      var m = c.querySelector('mjx-math'); if (!m || !c.parentElement) return;
+      var box = c.parentElement.getBoundingClientRect().width, w = m.getBoundingClientRect().width;
+      if (w > box + 1) out.push(i + ' (' + Math.round(w) + ' px in ' + Math.round(box) + ')');
+    });
+    var pre = document.createElement('pre'); pre.id = 'rfda-overflow';
+    pre.textContent = out.join(', '); document.body.appendChild(pre);
+  }, 50); }
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(done);
+  else done();
+});
+</script></body>"""
+OVERFLOW = re.compile(r'<pre id="rfda-overflow"[^>]*>(.*?)</pre>', re.S)
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if path.endswith(".html") and os.path.isfile(path):
+            with open(path, "rb") as fh:
+                data = fh.read().replace(b"</body>", PROBE, 1)
+            self.send_response(200)
+            self.send_header("Content-type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            return io.BytesIO(data)
+        return super().send_head()
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +260,14 @@ def test_page_renders_offline_in_chromium(page, server, chromium):
     assert "<body" in dom, f"Chromium returned no DOM for {url}: {proc.stderr[-2000:]}"
     if not shot.exists():                   # a Chromium that does one thing per run
         run_chromium(chromium, url, f"--screenshot={shot}", size)
+    wide = OVERFLOW.search(dom)
+    dom = OVERFLOW.sub("", dom).replace(PROBE.decode()[:-len("</body>")], "")
     problems = check_dom(dom)
+    if wide is None:
+        problems.append("the overflow probe did not run (MathJax did not finish?)")
+    elif wide.group(1).strip():
+        problems.append("display equations wider than the text column at 1280 px (split them): "
+                        + html.unescape(wide.group(1)))
     problems += [f"loads {u} from the network" for u in remote_resources(dom)
                  if not u.startswith(server)]
     assert not problems, f"{page}: " + " | ".join(problems)

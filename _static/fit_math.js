@@ -1,0 +1,25 @@
+// rfda_teach: a display equation a little wider than the text column (at most 15 %) is scaled
+// down to fit; MathJax 3 does not break lines.  Wider equations are split in the chapter's
+// source, and tests/test_browser.py checks that no display equation overflows at 1280 px.
+(function () {
+  var LIMIT = 1.15;
+  function fit() {
+    document.querySelectorAll('mjx-container[display="true"]').forEach(function (c) {
+      var m = c.querySelector('mjx-math');
+      if (!m || !c.parentElement) return;
+      var box = c.parentElement.getBoundingClientRect().width;
+      var w = m.getBoundingClientRect().width;
+      if (w > box && w <= LIMIT * box) {
+        var now = parseFloat(c.style.fontSize) || 100;
+        c.style.fontSize = (Math.floor(10 * now * box / w) / 10) + '%';
+      }
+    });
+  }
+  function start() {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(fit);
+    }
+  }
+  if (document.readyState === 'complete') start(); else window.addEventListener('load', start);
+  window.addEventListener('resize', fit);
+})();
