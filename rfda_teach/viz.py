@@ -535,10 +535,11 @@ def _kane_box_edges(mass, inertia, R_T, centre) -> list:
     return edges
 
 
-def draw_kane(system, x, y, *, ax=None, title: str = "", labels: bool = False):
+def draw_kane(system, x, y, *, ax=None, title: str = "", labels: bool = False, box=None):
     """Draw a Kane system in 3-D (see :func:`kane_segments`).  With ``labels`` every body is
-    numbered at its mass centre G_K, the origins O_K are black dots, and a body whose mass centre
-    is its origin is drawn as the box with its mass and central inertia instead of a triad.
+    numbered at its mass centre G_K and the origins O_K are black dots.  With ``box`` (default:
+    the value of ``labels``) a body whose mass centre is its origin is drawn as the box with its
+    mass and central inertia instead of a triad of its axes.
 
     Examples
     --------
@@ -552,20 +553,24 @@ def draw_kane(system, x, y, *, ax=None, title: str = "", labels: bool = False):
     >>> ax = viz.draw_kane(sys, sys.x0, sys.y0, labels=True)
     >>> len(ax.texts)
     8
+    >>> ax = viz.draw_kane(sys, sys.x0, sys.y0, box=True)
+    >>> len(ax.lines), len(ax.texts)
+    (19, 0)
     """
     import matplotlib.pyplot as plt
     segs = kane_segments(system, x, y)
     title = _text(title, "title", "viz.draw_kane")
     labels = _flag(labels, "labels", "viz.draw_kane")
+    box = labels if box is None else _flag(box, "box", "viz.draw_kane")
     if _ax(ax, "viz.draw_kane", three_d=True) is None:
         fig = plt.figure(figsize=(5, 5))
         ax = fig.add_subplot(projection="3d")
     cmap = plt.get_cmap("tab10")
-    if labels:
+    if labels or box:
         from . import kane
         kin = kane.kinematics(system, x, y)
     for k, s in enumerate(segs):
-        if labels and np.linalg.norm(system.r[k]) <= 1e-9:
+        if box and np.linalg.norm(system.r[k]) <= 1e-9:
             for e in _kane_box_edges(system.mass[k], system.inertia[k], kin.R[k].T, s[2]):
                 ax.plot(e[:, 0], e[:, 1], e[:, 2], "-", color=cmap(k % 10), lw=1.5)
         else:
@@ -618,7 +623,8 @@ def animate_kane(system, X, Y, *, times=None, interval: int = 100, follow: bool 
         x = X[i].copy()
         for k in range(system.N):
             x[4 * k:4 * k + 4] /= np.linalg.norm(x[4 * k:4 * k + 4])
-        draw_kane(system, x, Y[i], ax=ax, title="" if times is None else f"t = {times[i]:.2f} s")
+        draw_kane(system, x, Y[i], ax=ax, title="" if times is None else f"t = {times[i]:.2f} s",
+                  box=True)
         if follow:
             bs = kane.body_states(system, x, Y[i])
             c = sum(b.mass * b.position for b in bs) / sum(b.mass for b in bs)
