@@ -85,3 +85,37 @@ def offline_jshtml(anim) -> str:
     for cls, symbol in sorted(_FA_ICONS.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(f'<i class="fa {cls}"></i>', symbol)
     return text
+
+
+def latex_lines(lhs: str, expr, *, terms_per_line: int = 2) -> str:
+    """LaTeX of ``lhs = expr`` with the sum broken after every ``terms_per_line`` terms, as an
+    ``aligned`` block: MathJax 3 does not break lines, and a long sympy result would run out of
+    the text column.  Pass the result to ``IPython.display.Math``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x, y = sp.symbols("x y")
+    >>> print(latex_lines("f", x**2 - 3*x*y + y + 1, terms_per_line=2))
+    \\begin{aligned}f &= x^{2} - 3 x y\\\\ &\\quad + y + 1\\end{aligned}
+    """
+    import sympy as sp
+
+    from . import _check
+    from .errors import ModelError
+
+    if not isinstance(lhs, str):
+        raise ModelError(f"bookcheck.latex_lines: lhs must be a LaTeX string such as r'\\boldsymbol G_k', "
+                         f"got {type(lhs).__name__}")
+    n = _check.positive_int(terms_per_line, "terms_per_line", where="bookcheck.latex_lines")
+    terms = sp.sympify(expr).as_ordered_terms()
+    parts = []
+    for i, t in enumerate(terms):
+        s = sp.latex(t)
+        if i == 0:
+            parts.append(s)
+        else:
+            parts.append(f"- {s[1:].lstrip()}" if s.startswith("-") else f"+ {s}")
+    lines = [" ".join(parts[i:i + n]) for i in range(0, len(parts), n)]
+    return (r"\begin{aligned}" + lhs + " &= " + lines[0]
+            + "".join(r"\\ &\quad " + ln for ln in lines[1:]) + r"\end{aligned}")
