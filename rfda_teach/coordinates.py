@@ -477,7 +477,7 @@ class NodeCoordinates:
 
     def _assemble(self):
         """T and varpi, root to leaves: rows of k = E~_k S_k (rows of P(k)) + D~_k in k's columns."""
-        sysm, nodes, j = self._system, self._nodes, self.node
+        sysm, nodes = self._system, self._nodes
         vs, par = sysm.vel_slices, sysm.parents
         mem = self.members
         row0, r = {}, 0

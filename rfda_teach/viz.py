@@ -781,9 +781,7 @@ def draw_loop(model, q, *, ax=None, title: str = "", labels: bool = True, alpha:
         ax.plot(*np.c_[a, b], lw=6 if i % 2 else 4, color=colors[i % len(colors)], alpha=alpha,
                 solid_capstyle="round", label=name if labels else None)
     P = rcr.body_poses(model, q)
-    T = np.eye(3)
     for k, jt in enumerate(model.joints):
-        c, s = np.cos(jt.parent_angle), np.sin(jt.parent_angle)
         if k == 0:
             Tp = np.eye(3)
         else:

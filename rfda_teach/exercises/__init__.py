@@ -570,7 +570,6 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
             args = (jt, st.y[ps[j]], st.yd[vs[j]], st.y[ps[k]], st.yd[vs[k]])
             tk = evaluate(jt, "planar", *args[1:])
             w_j, w_k = args[2][2], args[4][2]
-            a_j = args[3][:2] + _rot2(args[3][2]) @ jt.child_point - args[1][:2]      # A_j s'_j
             a_k = _rot2(args[3][2]) @ jt.child_point                                   # A_k s'_k
             wrong = (((tk.G, tk.Q, -tk.gamma), "sign of gamma_k? G_k ydd_k + Q_k ydd_j = gamma_k"),
                      ((tk.Q, tk.G, tk.gamma), "G_k and Q_k swapped? G_k multiplies ydot_k of the child, "
