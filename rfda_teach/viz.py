@@ -429,6 +429,34 @@ def methods_report(m_k=1.0, J_k=0.1, s_kx=-0.4, s_ky=0.05, phi_k=0.6, c11=1.0, c
 __all__ += ["methods_panel", "methods_report", "displacement_modes"]
 
 
+def _mode_bodies(system, bodies, where: str) -> list:
+    """``bodies`` of the mode-drawing functions: None (all) or a list of body numbers."""
+    if bodies is None:
+        return list(range(system.n))
+    if isinstance(bodies, (str, bytes)) or not hasattr(bodies, "__iter__"):
+        raise ModelError(f"{where}: bodies must be a list of body numbers, got {bodies!r}")
+    bodies = [_check.positive_int(b, "bodies[]", where=where, minimum=0) for b in bodies]
+    if any(b >= system.n for b in bodies):
+        raise ModelError(f"{where}: bodies {bodies} name a body beyond {system.n - 1}")
+    return bodies
+
+
+def _mode_panels(titles, axes, ncol: int, where: str, height: float):
+    """Check ``titles`` and ``axes`` (one per column of T) and make the panels when ``axes`` is None."""
+    import matplotlib.pyplot as plt
+    if titles is not None and (isinstance(titles, (str, bytes)) or not hasattr(titles, "__len__")
+                               or len(titles) < ncol):
+        raise ModelError(f"{where}: titles must be a list of {ncol} strings (one per column of T), got {titles!r}")
+    if axes is not None:
+        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__") or len(axes) < ncol:
+            raise ModelError(f"{where}: axes must hold {ncol} matplotlib Axes (one per column of T), got {axes!r}")
+        for a in axes:
+            _ax(a, where)
+        return axes
+    _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, height), squeeze=False)
+    return axes[0]
+
+
 def displacement_modes(system, state, T, *, delta: float = 0.4, titles=None, axes=None, bodies=None):
     """Draw, for every column c of T (a map from some coordinates' rates to the stacked absolute
     velocities of ``bodies``), the system before (grey) and after the first-order displacement
@@ -445,35 +473,18 @@ def displacement_modes(system, state, T, *, delta: float = 0.4, titles=None, axe
     >>> len(axes)
     2
     """
-    import matplotlib.pyplot as plt
     from .system import State, check_state
     where = "viz.displacement_modes"
     system = _system(system, where)
     if system.kind not in ("planar", "point2"):
         raise ModelError(f"{where}: draws planar systems; system {system.name!r} is {system.kind}")
     state = check_state(system, state)
-    if bodies is None:
-        bodies = list(range(system.n))
-    elif isinstance(bodies, (str, bytes)) or not hasattr(bodies, "__iter__"):
-        raise ModelError(f"{where}: bodies must be a list of body numbers, got {bodies!r}")
-    bodies = [_check.positive_int(b, "bodies[]", where=where, minimum=0) for b in bodies]
-    if any(b >= system.n for b in bodies):
-        raise ModelError(f"{where}: bodies {bodies} name a body beyond {system.n - 1}")
+    bodies = _mode_bodies(system, bodies, where)
     nrow = sum(system.vel_slices[i].stop - system.vel_slices[i].start for i in bodies)
     T = _check.matrix(T, (nrow, None), "T", where=where)
     delta = _check.scalar(delta, "delta", where=where)
     ncol = T.shape[1]
-    if titles is not None and (isinstance(titles, (str, bytes)) or not hasattr(titles, "__len__")
-                               or len(titles) < ncol):
-        raise ModelError(f"{where}: titles must be a list of {ncol} strings (one per column of T), got {titles!r}")
-    if axes is not None:
-        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__") or len(axes) < ncol:
-            raise ModelError(f"{where}: axes must hold {ncol} matplotlib Axes (one per column of T), got {axes!r}")
-        for a in axes:
-            _ax(a, where)
-    if axes is None:
-        _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, 3.2), squeeze=False)
-        axes = axes[0]
+    axes = _mode_panels(titles, axes, ncol, where, 3.2)
     y0 = np.asarray(state[0], float)
     rows = np.concatenate([np.arange(system.vel_slices[i].start, system.vel_slices[i].stop) for i in bodies])
     for c, ax in enumerate(axes):
@@ -919,11 +930,11 @@ __all__ += ["mode_flows"]
 
 
 def mode_flows(system, state, T_fn, *, delta: float = 0.4, titles=None, axes=None, bodies=None,
-               steps: int = 12, legend: bool = True):
+               legend: bool = True):
     """Draw, for every column c of the velocity map ``T_fn(y)``, the planar system before (grey,
     dashed) and after a *finite* motion along that column: the positions are integrated along
-    dy/ds = T(y) e_c from s = 0 to ``delta`` (classical Runge-Kutta, ``steps`` steps), with T
-    re-evaluated at every configuration.  When every column satisfies a joint's velocity row, the
+    dy/ds = T(y) e_c from s = 0 to ``delta`` (scipy's ``solve_ivp``, DOP853, rtol 1e-10), with
+    T re-evaluated at every configuration.  When every column satisfies a joint's velocity row, the
     joint is respected along the whole path, so pins that coincide before still coincide after
     (the first-order step y + delta T e_c of :func:`displacement_modes` separates them by
     O(delta^2)).  For true coordinates u this is exactly "u_c changed by delta, the others held".
@@ -947,6 +958,7 @@ def mode_flows(system, state, T_fn, *, delta: float = 0.4, titles=None, axes=Non
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from scipy.integrate import solve_ivp
     from .bodies import rotation
     from .system import check_state
     where = "viz.mode_flows"
@@ -956,48 +968,22 @@ def mode_flows(system, state, T_fn, *, delta: float = 0.4, titles=None, axes=Non
     state = check_state(system, state)
     if not callable(T_fn):
         raise ModelError(f"{where}: T_fn must be a function y -> velocity map, got {T_fn!r}")
-    if bodies is None:
-        bodies = list(range(system.n))
-    elif isinstance(bodies, (str, bytes)) or not hasattr(bodies, "__iter__"):
-        raise ModelError(f"{where}: bodies must be a list of body numbers, got {bodies!r}")
-    bodies = [_check.positive_int(b, "bodies[]", where=where, minimum=0) for b in bodies]
-    if any(b >= system.n for b in bodies):
-        raise ModelError(f"{where}: bodies {bodies} name a body beyond {system.n - 1}")
+    bodies = _mode_bodies(system, bodies, where)
     delta = _check.scalar(delta, "delta", where=where)
-    steps = _check.positive_int(steps, "steps", where=where)
     legend = _flag(legend, "legend", where)
     y0 = np.asarray(state.y, float)
     rows = np.concatenate([np.arange(system.pos_slices[i].start, system.pos_slices[i].stop) for i in bodies])
     T0 = _check.matrix(T_fn(y0), (len(rows), None), "T_fn(y)", where=where)
     ncol = T0.shape[1]
-    if titles is not None and (isinstance(titles, (str, bytes)) or not hasattr(titles, "__len__")
-                               or len(titles) < ncol):
-        raise ModelError(f"{where}: titles must be a list of {ncol} strings (one per column of T), got {titles!r}")
-    if axes is not None:
-        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__len__") or len(axes) < ncol:
-            raise ModelError(f"{where}: axes must hold {ncol} matplotlib Axes (one per column of T), got {axes!r}")
-        for a in axes:
-            _ax(a, where)
-    else:
-        _, axes = plt.subplots(1, ncol, figsize=(3.2 * ncol, 3.4), squeeze=False)
-        axes = axes[0]
+    axes = _mode_panels(titles, axes, ncol, where, 3.4)
 
-    def rate(y, c):
+    def rate(s, y, c):
         v = np.zeros_like(y)
         v[rows] = np.asarray(T_fn(y), float)[:, c]
         return v
 
-    h = delta / steps
-    finals = []
-    for c in range(ncol):
-        y = y0.copy()
-        for _ in range(steps):
-            k1 = rate(y, c)
-            k2 = rate(y + 0.5 * h * k1, c)
-            k3 = rate(y + 0.5 * h * k2, c)
-            k4 = rate(y + h * k3, c)
-            y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        finals.append(y)
+    finals = [solve_ivp(rate, (0.0, delta), y0, method="DOP853", args=(c,), rtol=1e-10,
+                        atol=1e-12).y[:, -1] for c in range(ncol)]
 
     cmap = plt.get_cmap("tab10")
 

@@ -318,7 +318,6 @@ CASES: list = [
     Case("viz.mode_flows-bodies", lambda: viz.mode_flows(_P, _PS, _T2, bodies=[5]), ModelError, "beyond"),
     Case("viz.mode_flows-bodies-str", lambda: viz.mode_flows(_P, _PS, _T2, bodies="01"), ModelError, "bodies"),
     Case("viz.mode_flows-delta", lambda: viz.mode_flows(_P, _PS, _T2, delta=np.nan), ModelError, "delta"),
-    Case("viz.mode_flows-steps", lambda: viz.mode_flows(_P, _PS, _T2, steps=0), ModelError, "steps"),
     Case("viz.mode_flows-titles", lambda: viz.mode_flows(_P, _PS, _T2, titles=["a"]), ModelError, "titles"),
     Case("viz.tree_layout-list", lambda: viz.tree_layout([-1, 0]), ModelError, "topology must be a Topology"),
     Case("viz.tree_layout-None", lambda: viz.tree_layout(None), ModelError, "topology must be a Topology"),
