@@ -72,40 +72,40 @@ def test_every_toc_entry_exists_and_every_notebook_asserts():
         assert "assert " in nb.read_text(), f"{nb.name} makes no checked claim"
 
 
-def test_every_display_equation_can_carry_a_tag():
-    """``$$ ... \\tag{n} $$`` lands in Sphinx's ``split`` environment, where MathJax
-    refuses ``\\tag``: a numbered display equation must be an amsmath environment."""
+def _markdown_texts():
+    """(path, text) of every markdown cell of the book's notebooks and of every .md page."""
     for path in sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md")):
         if path.suffix == ".ipynb":
             cells = json.loads(path.read_text())["cells"]
-            texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+            for c in cells:
+                if c["cell_type"] == "markdown":
+                    yield path, "".join(c["source"])
         else:
-            texts = [path.read_text()]
-        for text in texts:
-            for block in re.findall(r"\$\$(.*?)\$\$", text, flags=re.S):
-                assert "\\tag" not in block, f"{path.name}: \\tag inside $$...$$: {block[:80]}"
+            yield path, path.read_text()
+
+
+def test_every_display_equation_can_carry_a_tag():
+    """``$$ ... \\tag{n} $$`` lands in Sphinx's ``split`` environment, where MathJax
+    refuses ``\\tag``: a numbered display equation must be an amsmath environment."""
+    for path, text in _markdown_texts():
+        for block in re.findall(r"\$\$(.*?)\$\$", text, flags=re.S):
+            assert "\\tag" not in block, f"{path.name}: \\tag inside $$...$$: {block[:80]}"
 
 
 def test_display_equation_delimiters_stand_alone():
     """``$$`` alone on its line, and an opening ``$$`` after a blank line: otherwise, inside a
     list item or a paragraph, MyST reads it as inline math and the page shows ``$`` signs
     around an inline formula (three chapters did)."""
-    for path in sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md")):
-        if path.suffix == ".ipynb":
-            cells = json.loads(path.read_text())["cells"]
-            texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
-        else:
-            texts = [path.read_text()]
-        for text in texts:
-            lines, inside = text.split("\n"), False
-            for i, line in enumerate(lines):
-                if "$$" not in line:
-                    continue
-                assert line.strip() == "$$", f"{path.name}: $$ shares a line with text: {line[:80]!r}"
-                if not inside and i > 0:
-                    assert not lines[i - 1].strip(), \
-                        f"{path.name}: no blank line before $$ after {lines[i - 1][-60:]!r}"
-                inside = not inside
+    for path, text in _markdown_texts():
+        lines, inside = text.split("\n"), False
+        for i, line in enumerate(lines):
+            if "$$" not in line:
+                continue
+            assert line.strip() == "$$", f"{path.name}: $$ shares a line with text: {line[:80]!r}"
+            if not inside and i > 0:
+                assert not lines[i - 1].strip(), \
+                    f"{path.name}: no blank line before $$ after {lines[i - 1][-60:]!r}"
+            inside = not inside
 
 
 _LIST_MARK = re.compile(r"^\s*([-+*]\s|\d+[.)]\s|#|>)")
@@ -124,17 +124,11 @@ def test_inline_math_is_not_broken_like_a_display_equation():
     """Markdown reads its blocks before the math: inside a $...$ broken over lines, a line that
     starts with "- ", "+ ", "* ", "1. " or "#" becomes a list item or a heading, and the formula
     loses its sign and its subscripts (four chapters did)."""
-    for path in sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md")):
-        if path.suffix == ".ipynb":
-            cells = json.loads(path.read_text())["cells"]
-            texts = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
-        else:
-            texts = [path.read_text()]
-        for text in texts:
-            for span in _inline_math(text):
-                for line in span.split("\n")[1:]:
-                    assert not _LIST_MARK.match(line), \
-                        f"{path.name}: inline math continues on a line Markdown reads as a block: {line[:60]!r}"
+    for path, text in _markdown_texts():
+        for span in _inline_math(text):
+            for line in span.split("\n")[1:]:
+                assert not _LIST_MARK.match(line), \
+                    f"{path.name}: inline math continues on a line Markdown reads as a block: {line[:60]!r}"
 
 
 # chapters whose owners still have to fit them to the text column (issue 12, item 4)
