@@ -22,7 +22,7 @@ from pybtex.style.labels import BaseLabelStyle
 class AuthorYearLabelStyle(BaseLabelStyle):
     """Label "Last 2008", "Last and Other 2008", "Last et al. 2008" (a, b for duplicates)."""
 
-    def _label(self, entry) -> str:
+    def label(self, entry) -> str:
         persons = entry.persons.get("author") or entry.persons.get("editor") or []
         names = [" ".join(p.last_names) or " ".join(p.first_names) for p in persons]
         names = [n.replace("{", "").replace("}", "") for n in names]
@@ -37,7 +37,7 @@ class AuthorYearLabelStyle(BaseLabelStyle):
         return f"{who} {entry.fields.get('year', 'n.d.')}"
 
     def format_labels(self, sorted_entries):
-        labels = [self._label(e) for e in sorted_entries]
+        labels = [self.label(e) for e in sorted_entries]
         seen: dict[str, int] = {}
         for label in labels:
             if labels.count(label) > 1:

@@ -1195,13 +1195,21 @@ __all__.append("check_method_2")
 # each with its own ``__all__`` and ``CHECKERS``; they are re-exported here, so a notebook
 # always writes ``from rfda_teach import exercises as ex; ex.check_<name>(...)``.
 
-from . import general_tree as _general_tree  # noqa: E402
-from . import seeing as _seeing  # noqa: E402
-from . import standard_forms as _standard_forms  # noqa: E402
+import importlib  # noqa: E402
 
-for _mod in (_seeing, _standard_forms, _general_tree):
+from .questions import check_question  # noqa: E402
+
+__all__.append("check_question")
+
+#: the chapters with a module of their own, in the book's order
+CHAPTERS = ("rotations", "rigid_body", "joints", "constrained", "jointspace", "spatial_vectors", "dae",
+            "recursion", "elimination", "featherstone", "revolute_pair", "methods", "standard_forms",
+            "seeing", "general_tree", "kane", "refpoint", "closed_loops", "humanoid")
+
+for _chapter in CHAPTERS:
+    _mod = importlib.import_module(f".{_chapter}", __name__)
     for _name in _mod.__all__:
         globals()[_name] = getattr(_mod, _name)
     __all__ += list(_mod.__all__)
     CHECKERS.update(_mod.CHECKERS)
-del _mod
+del _mod, _chapter

@@ -1,0 +1,277 @@
+"""Student and instructor editions of the book's notebooks, from one source.
+
+Solution material is marked in the source notebooks by the cell tag ``solution``: every
+```` ```{solution} ```` block is a markdown cell of its own with that tag, and so is every code
+cell that holds a solution or checks one (those cells also carry ``remove-cell``, so the
+rendered book hides them).  Expected answers of short questions are not in the notebooks at all:
+they live in :mod:`rfda_teach.exercises` (see :mod:`rfda_teach.exercises.questions`).
+
+* The **student edition** (``_build/student/``) is every chapter of ``_toc.yml`` with the
+  ``solution`` cells removed by nbconvert's ``TagRemovePreprocessor`` and every output cleared
+  (``ClearOutputPreprocessor``); implementation stubs stay unsolved and each check cell says
+  "not implemented yet" on them.  Writing it fails (:class:`~rfda_teach.errors.ModelError`)
+  when a ``{solution}`` directive is found in a cell without the tag.
+* The **instructor edition** (``_build/instructor/``) is every chapter in full, plus
+  ``solutions.ipynb``: every exercise of the book, chapter by chapter, with its solution.
+
+Both editions are for JupyterLab with ``jupyterlab-myst``: the first markdown cell of each
+notebook gets MyST front matter that turns off automatic equation numbering (the text cites
+the papers' numbers), and citations ``{cite:t}`key``` / ``{cite}`key``` are written as
+author–year text, since JupyterLab has no bibliography.  The pages (``.md``), figures and
+``references.bib`` are copied beside the notebooks so that ``{doc}`` links resolve.
+
+Command line (the README's test command runs it through ``tests/test_editions.py``)::
+
+    python -m rfda_teach.editions            # writes _build/student and _build/instructor
+    python -m rfda_teach.editions --out DIR  # elsewhere
+
+Examples
+--------
+>>> import nbformat
+>>> nb = nbformat.v4.new_notebook(cells=[
+...     nbformat.v4.new_markdown_cell("# Title"),
+...     nbformat.v4.new_markdown_cell("```{solution} ex-a\\n42\\n```", metadata={"tags": ["solution"]}),
+...     nbformat.v4.new_code_cell("answer = None")])
+>>> [c.cell_type for c in student_notebook(nb).cells]
+['markdown', 'code']
+>>> student_notebook(nb).cells[0].source.splitlines()[:3]
+['---', 'numbering: false', '---']
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ModelError
+
+__all__ = ["SOLUTION_TAG", "solution_blocks", "student_notebook", "instructor_notebook",
+           "solutions_index", "write_editions", "Editions"]
+
+#: the cell tag that marks solution material in the source notebooks
+SOLUTION_TAG = "solution"
+
+#: MyST front matter for JupyterLab: no automatic equation numbers beside the papers' numbers
+FRONT_MATTER = "---\nnumbering: false\n---\n"
+
+
+def _markdown_parser():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.amsmath import amsmath_plugin
+    from mdit_py_plugins.colon_fence import colon_fence_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    return MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmath_plugin).use(amsmath_plugin)
+
+
+def directives(source: str, name: str) -> list[tuple[str, str]]:
+    """``(argument, body)`` of every top-level MyST directive ``{name}`` in a markdown text,
+    found by markdown-it's parser (backtick and colon fences).
+
+    >>> directives("```{exercise} Title\\n:label: ex-a\\n\\nDo it.\\n```", "exercise")
+    [('Title', ':label: ex-a\\n\\nDo it.\\n')]
+    """
+    out = []
+    for tok in _markdown_parser().parse(source):
+        if tok.level == 0 and tok.type in ("fence", "colon_fence"):
+            head = tok.info.strip()
+            if head.startswith("{" + name + "}"):
+                out.append((head[len(name) + 2:].strip(), tok.content))
+    return out
+
+
+def solution_blocks(source: str) -> list[tuple[str, str]]:
+    """``(label, body)`` of every ``{solution}`` directive of a markdown text."""
+    return directives(source, "solution")
+
+
+def _tags(cell) -> set:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def _untagged_solutions(nb, name: str) -> None:
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and SOLUTION_TAG not in _tags(cell) and solution_blocks(cell.source):
+            raise ModelError(f"editions: {name}, cell {i} holds a {{solution}} block but has no "
+                             f"'{SOLUTION_TAG}' tag; put the block in a markdown cell of its own "
+                             f"tagged '{SOLUTION_TAG}'")
+
+
+# ----------------------------------------------------------------------------- JupyterLab
+
+_CITE = re.compile(r"\{cite(?::(t|p))?\}`([^`]+)`")
+
+
+def _bib_labels(bib: Path) -> dict[str, tuple[str, str]]:
+    """key -> (authors, year) from the book's BibTeX file, as the rendered book labels them."""
+    from pybtex.database import parse_file
+
+    from ._bookext import AuthorYearLabelStyle
+
+    entries = parse_file(str(bib)).entries
+    style = AuthorYearLabelStyle()
+    out = {}
+    for key, entry in entries.items():
+        label = style.label(entry)
+        who, _, year = label.rpartition(" ")
+        out[key] = (who, year)
+    return out
+
+
+def _author_year(source: str, labels: dict) -> str:
+    """``{cite:t}`a``` -> "A and B (2008)", ``{cite}`a,b``` -> "(A and B 2008; C 1999)"."""
+    def one(m: re.Match) -> str:
+        keys = [k.strip() for k in m.group(2).split(",")]
+        found = [labels.get(k, (k, "")) for k in keys]
+        if m.group(1) == "t":
+            return "; ".join(f"{who} ({year})" if year else who for who, year in found)
+        return "(" + "; ".join(f"{who} {year}".strip() for who, year in found) + ")"
+    return _CITE.sub(one, source)
+
+
+def for_jupyterlab(nb, labels: dict | None = None):
+    """A copy of ``nb`` that reads well in JupyterLab with jupyterlab-myst: equation numbering
+    off (front matter in the first markdown cell) and citations as author–year text."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and labels is not None:
+            cell.source = _author_year(cell.source, labels)
+    first = next((c for c in nb.cells if c.cell_type == "markdown"), None)
+    if first is not None and not first.source.startswith("---\n"):
+        first.source = FRONT_MATTER + first.source
+    return nb
+
+
+# ----------------------------------------------------------------------------- editions
+
+def student_notebook(nb, *, name: str = "notebook", labels: dict | None = None):
+    """The student edition of one notebook: no ``solution`` cell, no output."""
+    from nbconvert.preprocessors import ClearOutputPreprocessor, TagRemovePreprocessor
+
+    _untagged_solutions(nb, name)
+    nb = copy.deepcopy(nb)
+    remove = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG}, enabled=True)
+    nb, _ = remove.preprocess(nb, {})
+    nb, _ = ClearOutputPreprocessor().preprocess(nb, {})
+    return for_jupyterlab(nb, labels)
+
+
+def instructor_notebook(nb, *, name: str = "notebook", labels: dict | None = None):
+    """The instructor edition of one notebook: everything, solutions included."""
+    _untagged_solutions(nb, name)
+    return for_jupyterlab(nb, labels)
+
+
+def _exercise_titles(nb) -> dict[str, str]:
+    titles = {}
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for title, body in directives(cell.source, "exercise"):
+            m = re.search(r"^:label:\s*(\S+)", body, flags=re.M)
+            if m:
+                titles[m.group(1)] = title
+    return titles
+
+
+def solutions_index(chapters: list[tuple[str, object]]):
+    """One notebook holding every solution of the book: per chapter, each exercise's title and
+    label, then its solution cells (markdown and code) in the order of the chapter."""
+    import nbformat
+
+    cells = [nbformat.v4.new_markdown_cell(
+        FRONT_MATTER + "# Solutions (instructor edition)\n\nEvery exercise of the book with its "
+        "solution, chapter by chapter, in the order of the book.  The student edition "
+        "(`_build/student/`) holds none of this.")]
+    for stem, nb in chapters:
+        titles = _exercise_titles(nb)
+        sol_cells = [c for c in nb.cells if SOLUTION_TAG in _tags(c)]
+        if not sol_cells:
+            continue
+        cells.append(nbformat.v4.new_markdown_cell(f"## {stem}\n\nChapter notebook: [{stem}.ipynb]({stem}.ipynb)"))
+        for c in sol_cells:
+            if c.cell_type == "markdown":
+                for label, body in solution_blocks(c.source):
+                    label = label.split()[0] if label else "?"
+                    title = titles.get(label, "")
+                    cells.append(nbformat.v4.new_markdown_cell(f"### {label}: {title}\n\n{body}"))
+            else:
+                cells.append(nbformat.v4.new_code_cell(c.source))
+    return nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}})
+
+
+@dataclass(frozen=True)
+class Editions:
+    """What :func:`write_editions` wrote: the two folders and the counts it stripped."""
+
+    student: Path
+    instructor: Path
+    notebooks: int
+    solution_blocks: int     # {solution} directives removed from the student edition
+    solution_cells: int      # cells tagged 'solution' removed (markdown and code)
+    code_cells: int          # of those, code cells
+
+
+def toc_chapters(root: Path) -> list[Path]:
+    """The notebooks listed in ``_toc.yml``, in the book's order."""
+    files = re.findall(r"(?:file|root):\s*(\S+)", (root / "_toc.yml").read_text())
+    return [root / (f + ".ipynb") for f in files if (root / (f + ".ipynb")).exists()]
+
+
+def _copy_pages(book: Path, dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    for page in book.glob("*.md"):
+        shutil.copy2(page, dest / page.name)
+    for extra in ("references.bib",):
+        if (book / extra).exists():
+            shutil.copy2(book / extra, dest / extra)
+    if (book / "figures").is_dir():
+        shutil.copytree(book / "figures", dest / "figures", dirs_exist_ok=True)
+
+
+def write_editions(root: str | Path = ".", out: str | Path | None = None) -> Editions:
+    """Write ``<out>/student`` and ``<out>/instructor`` (default ``<root>/_build``)."""
+    import nbformat
+
+    root = Path(root).resolve()
+    if not (root / "_toc.yml").exists():
+        raise ModelError(f"editions.write_editions: {root} has no _toc.yml; pass the repository's top folder")
+    out = Path(out).resolve() if out is not None else root / "_build"
+    student, instructor = out / "student", out / "instructor"
+    bib = root / "book" / "references.bib"
+    labels = _bib_labels(bib) if bib.exists() else {}
+    n_blocks = n_cells = n_code = 0
+    chapters = []
+    for d in (student, instructor):
+        shutil.rmtree(d, ignore_errors=True)
+        _copy_pages(root / "book", d)
+    for path in toc_chapters(root):
+        nb = nbformat.read(path, as_version=4)
+        sol = [c for c in nb.cells if SOLUTION_TAG in _tags(c)]
+        n_cells += len(sol)
+        n_code += sum(c.cell_type == "code" for c in sol)
+        n_blocks += sum(len(solution_blocks(c.source)) for c in sol if c.cell_type == "markdown")
+        nbformat.write(student_notebook(nb, name=path.name, labels=labels), student / path.name)
+        nbformat.write(instructor_notebook(nb, name=path.name, labels=labels), instructor / path.name)
+        chapters.append((path.stem, nb))
+    nbformat.write(for_jupyterlab(solutions_index(chapters), labels), instructor / "solutions.ipynb")
+    return Editions(student, instructor, len(chapters), n_blocks, n_cells, n_code)
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m rfda_teach.editions", description=__doc__.split("\n")[0])
+    p.add_argument("--root", default=".", help="the repository's top folder (with _toc.yml)")
+    p.add_argument("--out", default=None, help="where to write student/ and instructor/ (default ROOT/_build)")
+    a = p.parse_args(argv)
+    e = write_editions(a.root, a.out)
+    print(f"student edition: {e.student} ({e.notebooks} notebooks; removed {e.solution_cells} solution cells: "
+          f"{e.solution_blocks} solution blocks, {e.code_cells} code cells)")
+    print(f"instructor edition: {e.instructor} ({e.notebooks} notebooks + solutions.ipynb)")
+
+
+if __name__ == "__main__":
+    main()
