@@ -153,6 +153,10 @@ def solve(system: System, tr: Terms, extra=None) -> DAEResult:
     """
     K, rhs = assemble_terms(system, tr, extra)
     nv = system.n_vel
+    if extra is not None:
+        # a user's extra rows may repeat a joint row; the LDL^T solve does not always notice
+        # (SciPy >= 1.15 returns a finite answer for the exactly singular K without a warning)
+        _dependent_rows(system, K, nv)
     x, trouble = None, None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", scipy.linalg.LinAlgWarning)
@@ -192,6 +196,19 @@ def _diagnose(system: System, K: np.ndarray, nv: int, trouble: str, usable: bool
     """Find dependent constraint rows of eq. (7) by QR with column pivoting of C^T; raise
     ConstraintRankError naming them; otherwise warn that eq. (7) is ill-conditioned (or raise
     IllConditionedError when no finite solution came out)."""
+    _dependent_rows(system, K, nv)
+    msg = (f"system {system.name!r}: eq. (7) is ill-conditioned ({trouble}) although its constraint rows "
+           "are independent; this comes from extreme mass, inertia or length ratios")
+    if not usable:
+        raise IllConditionedError(msg + "; rescale the model (units) or use rfda.forward_dynamics(..., "
+                                  "form='featherstone'), which is stable at large mass ratios")
+    _check.warn(msg + "; the result may have lost many digits (compare with rfda form='featherstone')",
+                stacklevel=4)
+
+
+def _dependent_rows(system: System, K: np.ndarray, nv: int) -> None:
+    """Raise ConstraintRankError naming the constraint rows of eq. (7) that depend on the others
+    (QR with column pivoting of C^T)."""
     C = K[nv:, :nv]
     labels = _row_labels(system, C.shape[0] - system.n_constraints)
     if C.shape[0]:
@@ -206,10 +223,3 @@ def _diagnose(system: System, K: np.ndarray, nv: int, trouble: str, usable: bool
                 f"system {system.name!r}: the constraint rows of eq. (7) have rank {rank} of {C.shape[0]}; "
                 f"{names} depend(s) on the other rows; remove the duplicated or dependent rows "
                 "(the paper assumes independent constraints, §2)")
-    msg = (f"system {system.name!r}: eq. (7) is ill-conditioned ({trouble}) although its constraint rows "
-           "are independent; this comes from extreme mass, inertia or length ratios")
-    if not usable:
-        raise IllConditionedError(msg + "; rescale the model (units) or use rfda.forward_dynamics(..., "
-                                  "form='featherstone'), which is stable at large mass ratios")
-    _check.warn(msg + "; the result may have lost many digits (compare with rfda form='featherstone')",
-                stacklevel=4)
