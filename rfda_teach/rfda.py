@@ -63,6 +63,9 @@ class RFDAResult:
 #: the Lubich form warns when a Cholesky factor's condition estimate exceeds this (about 8 digits lost)
 COND_WARN = 1e8
 
+#: ... and refuses beyond this (1/eps: no digit of yddot and lam can be trusted)
+COND_FAIL = 1.0 / np.finfo(float).eps
+
 
 def _chol(A: np.ndarray, what: str, form: str):
     """Cholesky factor of a matrix that is positive definite in exact arithmetic (every M_i is, and
@@ -182,6 +185,13 @@ def _lubich(system: System, tr):
         if j >= 0 and jt.G.shape[0]:
             Mh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.Q)                                   # eq. (9)
             fh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.gamma - jt.G @ cho_solve(Mfac[k], fh[k]))  # eq. (10)
+    if worst[0] > COND_FAIL:
+        # the factorisation went through by luck of rounding (whether it does depends on the BLAS)
+        raise IllConditionedError(
+            f"system {system.name!r}: the Lubich form cannot resolve this system: {worst[1]} has condition "
+            f"estimate {worst[0]:.1e} > 1/eps, so no digit of yddot and lam is reliable; the cause is "
+            "extreme mass or inertia ratios between bodies; use form='featherstone' (eq. 11-12), which "
+            "stays accurate here")
     if worst[0] > COND_WARN:
         _check.warn(
             f"system {system.name!r}: the Lubich form is ill-conditioned here: {worst[1]} has condition "
