@@ -48,8 +48,8 @@ from pathlib import Path
 
 from .errors import ModelError
 
-__all__ = ["SOLUTION_TAG", "solution_blocks", "student_notebook", "instructor_notebook",
-           "solutions_index", "write_editions", "Editions"]
+__all__ = ["SOLUTION_TAG", "directives", "solution_blocks", "solution_lines", "student_notebook", "instructor_notebook",
+           "for_jupyterlab", "solutions_index", "toc_chapters", "write_editions", "Editions"]
 
 #: the cell tag that marks solution material in the source notebooks
 SOLUTION_TAG = "solution"
@@ -67,6 +67,21 @@ def _markdown_parser():
     return MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmath_plugin).use(amsmath_plugin)
 
 
+def _text(source, what: str, where: str) -> str:
+    if not isinstance(source, str):
+        raise ModelError(f"editions.{where}: {what} must be a markdown string, got {type(source).__name__}")
+    return source
+
+
+def _notebook(nb, where: str):
+    """``nb`` must be an nbformat notebook (``nbformat.read(path, as_version=4)``)."""
+    cells = getattr(nb, "cells", None)
+    if not isinstance(cells, list) or not all(isinstance(c, dict) and "cell_type" in c for c in cells):
+        raise ModelError(f"editions.{where}: nb must be a notebook read with nbformat.read(path, as_version=4), "
+                         f"got {type(nb).__name__}")
+    return nb
+
+
 def directives(source: str, name: str) -> list[tuple[str, str]]:
     """``(argument, body)`` of every top-level MyST directive ``{name}`` in a markdown text,
     found by markdown-it's parser (backtick and colon fences).
@@ -74,6 +89,9 @@ def directives(source: str, name: str) -> list[tuple[str, str]]:
     >>> directives("```{exercise} Title\\n:label: ex-a\\n\\nDo it.\\n```", "exercise")
     [('Title', ':label: ex-a\\n\\nDo it.\\n')]
     """
+    source = _text(source, "source", "directives")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ModelError(f"editions.directives: name must be a directive name such as 'exercise', got {name!r}")
     out = []
     for tok in _markdown_parser().parse(source):
         if tok.level == 0 and tok.type in ("fence", "colon_fence"):
@@ -86,6 +104,32 @@ def directives(source: str, name: str) -> list[tuple[str, str]]:
 def solution_blocks(source: str) -> list[tuple[str, str]]:
     """``(label, body)`` of every ``{solution}`` directive of a markdown text."""
     return directives(source, "solution")
+
+
+def solution_lines(nb, *, min_length: int = 40) -> list[str]:
+    """Distinctive lines of a notebook's ``solution`` cells: at least ``min_length`` characters,
+    not a directive option, fence or import, and found in no other cell (a stub's signature that
+    the solution repeats is not solution text).  What must never reach the student edition.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[
+    ...     nbformat.v4.new_code_cell("def my_f(x):\\n    raise NotImplementedError"),
+    ...     nbformat.v4.new_code_cell("def my_f(x):\\n    return x + 1  # the solution, written out",
+    ...                               metadata={"tags": ["solution"]})])
+    >>> solution_lines(nb, min_length=10)
+    ['return x + 1  # the solution, written out']
+    """
+    _notebook(nb, "solution_lines")
+    other = {ln.strip() for c in nb.cells if SOLUTION_TAG not in _tags(c) for ln in c.source.splitlines()}
+    out = []
+    for c in nb.cells:
+        if SOLUTION_TAG not in _tags(c):
+            continue
+        for ln in c.source.splitlines():
+            s = ln.strip()
+            if len(s) >= min_length and s not in other and not s.startswith((":", "```", "import ", "from ")):
+                out.append(s)
+    return out
 
 
 def _tags(cell) -> set:
@@ -135,7 +179,7 @@ def _author_year(source: str, labels: dict) -> str:
 def for_jupyterlab(nb, labels: dict | None = None):
     """A copy of ``nb`` that reads well in JupyterLab with jupyterlab-myst: equation numbering
     off (front matter in the first markdown cell) and citations as author–year text."""
-    nb = copy.deepcopy(nb)
+    nb = copy.deepcopy(_notebook(nb, "for_jupyterlab"))
     for cell in nb.cells:
         if cell.cell_type == "markdown" and labels is not None:
             cell.source = _author_year(cell.source, labels)
@@ -151,7 +195,7 @@ def student_notebook(nb, *, name: str = "notebook", labels: dict | None = None):
     """The student edition of one notebook: no ``solution`` cell, no output."""
     from nbconvert.preprocessors import ClearOutputPreprocessor, TagRemovePreprocessor
 
-    _untagged_solutions(nb, name)
+    _untagged_solutions(_notebook(nb, "student_notebook"), name)
     nb = copy.deepcopy(nb)
     remove = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG}, enabled=True)
     nb, _ = remove.preprocess(nb, {})
@@ -161,7 +205,7 @@ def student_notebook(nb, *, name: str = "notebook", labels: dict | None = None):
 
 def instructor_notebook(nb, *, name: str = "notebook", labels: dict | None = None):
     """The instructor edition of one notebook: everything, solutions included."""
-    _untagged_solutions(nb, name)
+    _untagged_solutions(_notebook(nb, "instructor_notebook"), name)
     return for_jupyterlab(nb, labels)
 
 
@@ -182,6 +226,11 @@ def solutions_index(chapters: list[tuple[str, object]]):
     label, then its solution cells (markdown and code) in the order of the chapter."""
     import nbformat
 
+    if not isinstance(chapters, (list, tuple)) or not all(
+            isinstance(c, (list, tuple)) and len(c) == 2 and isinstance(c[0], str) for c in chapters):
+        raise ModelError("editions.solutions_index: chapters must be a list of (name, notebook) pairs")
+    for _, nb in chapters:
+        _notebook(nb, "solutions_index")
     cells = [nbformat.v4.new_markdown_cell(
         FRONT_MATTER + "# Solutions (instructor edition)\n\nEvery exercise of the book with its "
         "solution, chapter by chapter, in the order of the book.  The student edition "
@@ -218,6 +267,9 @@ class Editions:
 
 def toc_chapters(root: Path) -> list[Path]:
     """The notebooks listed in ``_toc.yml``, in the book's order."""
+    root = Path(root)
+    if not (root / "_toc.yml").exists():
+        raise ModelError(f"editions.toc_chapters: {root} has no _toc.yml; pass the repository's top folder")
     files = re.findall(r"(?:file|root):\s*(\S+)", (root / "_toc.yml").read_text())
     return [root / (f + ".ipynb") for f in files if (root / (f + ".ipynb")).exists()]
 
@@ -237,6 +289,8 @@ def write_editions(root: str | Path = ".", out: str | Path | None = None) -> Edi
     """Write ``<out>/student`` and ``<out>/instructor`` (default ``<root>/_build``)."""
     import nbformat
 
+    if not isinstance(root, (str, Path)) or (out is not None and not isinstance(out, (str, Path))):
+        raise ModelError("editions.write_editions: root and out must be folder paths (str or pathlib.Path)")
     root = Path(root).resolve()
     if not (root / "_toc.yml").exists():
         raise ModelError(f"editions.write_editions: {root} has no _toc.yml; pass the repository's top folder")

@@ -76,18 +76,8 @@ def test_editions_are_written(editions):
           f"{editions.code_cells} code cells) from {editions.notebooks} notebooks")
 
 
-def _solution_lines(path: Path) -> set[str]:
-    """Distinctive lines of a source notebook's solution cells (long enough not to occur by chance)."""
-    nb = nbformat.read(path, as_version=4)
-    out = set()
-    for c in nb.cells:
-        if ed.SOLUTION_TAG not in c.metadata.get("tags", []):
-            continue
-        for line in c.source.splitlines():
-            s = line.strip()
-            if len(s) >= 40 and not s.startswith((":", "```", "#", "import ", "from ")):
-                out.add(s)
-    return out
+def _solution_lines(path: Path) -> list[str]:
+    return ed.solution_lines(nbformat.read(path, as_version=4))
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
