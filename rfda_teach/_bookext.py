@@ -1,4 +1,4 @@
-"""Sphinx extension for the book: author-year labels in the reference list.
+"""Sphinx extension for the book: author-year labels in the reference list; exercise labels in the PDF.
 
 The text cites author-year ("Deepak and Ghosal [2008]", ``bibtex_reference_style:
 author_year``); pybtex's built-in styles label the list alphabetically ([DG08]) or by number.
@@ -52,8 +52,31 @@ class AuthorYearStyle(_Unsrt):
     default_sorting_style = "author_year_title"
 
 
+def _exercise_latex_label(visit):
+    """sphinx-exercise labels an exercise ``exercise:<label>`` in LaTeX, which its own
+    same-page references use; a ``{ref}`` from another page points at Sphinx's
+    ``<docname>:<label>``, which was never written (an undefined reference in the PDF).
+    Write that label too."""
+    def visit_with_label(self, node):
+        from sphinx.writers.latex import LaTeXTranslator
+
+        label = node.attributes.get("label")
+        entry = getattr(self.builder.env, "sphinx_exercise_registry", {}).get(label)
+        if isinstance(self, LaTeXTranslator) and label and entry and entry.get("docname"):
+            # before the admonition opens: its next argument is the title
+            self.body.append(r"\phantomsection\label{\detokenize{%s:%s}}" % (entry["docname"], label))
+        visit(self, node)
+    return visit_with_label
+
+
 def setup(app):
     import pybtex.plugin
+    from sphinx_exercise import nodes as ex_nodes
+
+    for node, visit, depart in ((ex_nodes.exercise_node, ex_nodes.visit_exercise_node, ex_nodes.depart_exercise_node),
+                                (ex_nodes.exercise_enumerable_node, ex_nodes.visit_exercise_enumerable_node,
+                                 ex_nodes.depart_exercise_enumerable_node)):
+        app.add_node(node, override=True, latex=(_exercise_latex_label(visit), depart))
 
     pybtex.plugin.register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabelStyle)
     pybtex.plugin.register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)

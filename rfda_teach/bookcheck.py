@@ -7,6 +7,7 @@ so a wide table wraps in the rendered book instead of scrolling sideways.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,21 +50,50 @@ def check_answer(answer, expected, *, hint: str, rtol: float = 1e-9, atol: float
     return bool(ok)
 
 
-def html_table(header, rows, *, caption: str = ""):
-    """An ``IPython.display.HTML`` table: it wraps to the text width of the rendered book.
+@dataclass(frozen=True)
+class Table:
+    """A table with two faces: HTML (the rendered book and JupyterLab: it wraps to the text width)
+    and Markdown (the PDF: the LaTeX builder cannot typeset HTML and would print the object's repr)."""
 
-    >>> html_table(["a", "b"], [[1, 2.5]]).data.count("<td>")
+    data: str
+    markdown: str
+
+    def _repr_html_(self) -> str:
+        return self.data
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown
+
+
+def _md_cell(v) -> str:
+    """A table cell's text, with Markdown's and MyST's active characters escaped (plain text)."""
+    text = str(v).replace("\n", " ")
+    return "".join("\\" + ch if ch in "\\*_|$`<>[]~{}" else ch for ch in text)
+
+
+def html_table(header, rows, *, caption: str = "") -> Table:
+    """A table that wraps to the text width of the rendered book, and typesets in the PDF.
+
+    >>> t = html_table(["a", "b"], [[1, 2.5]])
+    >>> t.data.count("<td>")
     2
+    >>> print(t.markdown)
+    | a | b |
+    | --- | --- |
+    | 1 | 2.5 |
     """
-    from IPython.display import HTML
-
     def cells(tag, values):
         return "".join(f"<{tag}>{html.escape(str(v))}</{tag}>" for v in values)
 
     body = "".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return HTML(f'<table class="table">{cap}<thead><tr>{cells("th", header)}</tr></thead>'
-                f"<tbody>{body}</tbody></table>")
+    data = (f'<table class="table">{cap}<thead><tr>{cells("th", header)}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
+    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(_md_cell(v) for v in r) + " |" for r in rows]
+    if caption:
+        lines = [f"*{_md_cell(caption)}*", ""] + lines
+    return Table(data, "\n".join(lines))
 
 
 _FA_ICONS = {"fa-minus": "&minus;", "fa-fast-backward": "&#x23EE;", "fa-step-backward": "&#x23F4;&#x2759;",
@@ -85,6 +115,48 @@ def offline_jshtml(anim) -> str:
     for cls, symbol in sorted(_FA_ICONS.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(f'<i class="fa {cls}"></i>', symbol)
     return text
+
+
+@dataclass(frozen=True)
+class Animation:
+    """An animation with two faces: matplotlib's JavaScript player, offline (the rendered book and
+    JupyterLab), and a still of its last frame (the PDF, where a script cannot run)."""
+
+    html: str
+    png: bytes
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def _repr_png_(self) -> bytes:
+        return self.png
+
+
+def offline_animation(anim, fig) -> Animation:
+    """Display object of a matplotlib animation for every output of the book: the player of
+    :func:`offline_jshtml` and a PNG still of the figure after the last frame.  The figure is
+    closed afterwards (no second, static copy under the player).
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from matplotlib.animation import FuncAnimation
+    >>> fig, ax = plt.subplots()
+    >>> line, = ax.plot([0, 1], [0, 0])
+    >>> anim = FuncAnimation(fig, lambda i: line.set_ydata([0, i]) or (line,), frames=3)
+    >>> a = offline_animation(anim, fig)
+    >>> a.png[:4] == b"\\x89PNG" and "<script" in a.html
+    True
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+
+    html_text = offline_jshtml(anim)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return Animation(html_text, buf.getvalue())
 
 
 def latex_lines(lhs: str, expr, *, terms_per_line: int = 2) -> str:

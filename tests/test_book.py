@@ -15,6 +15,8 @@ import pytest
 
 from bookbuild import ROOT, build_book, notebook_execution_times
 
+pytestmark = pytest.mark.xdist_group("book")   # one worker builds the book once
+
 TOC = re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
 NOTEBOOKS = sorted(Path(f).name + ".ipynb" for f in TOC if (ROOT / (f + ".ipynb")).exists())
 # a notebook not (yet) in the table of contents is not built; nbval runs it instead
@@ -57,7 +59,7 @@ def test_notebook_executed_in_the_build(build, notebook):
 def test_notebooks_outside_the_toc_run_under_nbval():
     """A notebook not (yet) in the table of contents is not executed by the build: run it here."""
     for notebook in OUTSIDE_TOC:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
                                "--nbval-lax", "--nbval-current-env", f"book/{notebook}"],
                               cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -30,6 +30,8 @@ import pytest
 
 from bookbuild import ROOT, build_book
 
+pytestmark = pytest.mark.xdist_group("book")   # one worker builds the book once
+
 SHOTS = ROOT / "_build" / "screenshots"
 
 # every page in the table of contents, as built: book/dae.ipynb -> book/dae.html

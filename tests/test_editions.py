@@ -152,7 +152,7 @@ def test_citations_read_author_year_in_jupyterlab(editions):
 @pytest.mark.parametrize("name", [p.name for p in SOURCES], ids=lambda n: n[:-6])
 def test_student_notebook_runs_under_nbval(editions, name):
     """nbval (lax) over the unsolved notebook a student receives."""
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
                            "--nbval-lax", "--nbval-current-env", name],
                           cwd=editions.student, capture_output=True, text=True, timeout=600)
     tail = proc.stdout[-4000:] + proc.stderr[-2000:]
