@@ -24,6 +24,11 @@ Command line (the README's test command runs it through ``tests/test_editions.py
 
     python -m rfda_teach.editions            # writes _build/student and _build/instructor
     python -m rfda_teach.editions --out DIR  # elsewhere
+    python -m rfda_teach.editions --html     # and the student HTML book, _build/student_html
+
+The student HTML book is the public book built with sphinx-exercise's ``hide_solutions`` (and
+no download button, since the source notebooks hold the solutions); it shares the public
+build's execution cache.
 
 Examples
 --------
@@ -49,7 +54,8 @@ from pathlib import Path
 from .errors import ModelError
 
 __all__ = ["SOLUTION_TAG", "directives", "solution_blocks", "solution_lines", "student_notebook", "instructor_notebook",
-           "for_jupyterlab", "solutions_index", "toc_chapters", "write_editions", "Editions"]
+           "for_jupyterlab", "solutions_index", "toc_chapters", "write_editions", "Editions", "student_config",
+           "build_student_html"]
 
 #: the cell tag that marks solution material in the source notebooks
 SOLUTION_TAG = "solution"
@@ -316,15 +322,60 @@ def write_editions(root: str | Path = ".", out: str | Path | None = None) -> Edi
     return Editions(student, instructor, len(chapters), n_blocks, n_cells, n_code)
 
 
+def student_config(root: str | Path = ".") -> dict:
+    """``_config.yml`` for the student HTML book: sphinx-exercise's ``hide_solutions`` on, no
+    download button (the source notebooks hold the solutions), the execution cache shared with
+    the public build (nothing runs twice)."""
+    import yaml
+
+    root = Path(root).resolve()
+    if not (root / "_config.yml").exists():
+        raise ModelError(f"editions.student_config: {root} has no _config.yml; pass the repository's top folder")
+    cfg = yaml.safe_load((root / "_config.yml").read_text())
+    cfg["title"] = cfg.get("title", "") + " (student edition)"
+    cfg.setdefault("execute", {})["cache"] = str(root / "_build" / ".jupyter_cache")
+    sphinx_cfg = cfg.setdefault("sphinx", {}).setdefault("config", {})
+    sphinx_cfg["hide_solutions"] = True
+    sphinx_cfg.setdefault("html_theme_options", {})["use_download_button"] = False
+    return cfg
+
+
+def build_student_html(root: str | Path = ".", out: str | Path | None = None) -> Path:
+    """Build the student HTML book (no solution anywhere) into ``<out>`` (default
+    ``<root>/_build/student_html``) with ``jupyter-book build``; return the folder of its pages."""
+    import subprocess
+    import sys
+
+    import yaml
+
+    root = Path(root).resolve()
+    out = Path(out).resolve() if out is not None else root / "_build" / "student_html"
+    out.mkdir(parents=True, exist_ok=True)
+    config = out / "_config.yml"
+    config.write_text(yaml.safe_dump(student_config(root), sort_keys=False, allow_unicode=True))
+    cmd = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+           "build", str(root), "--config", str(config), "--path-output", str(out), "-W", "-n", "--keep-going"]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise ModelError("editions.build_student_html: jupyter-book failed:\n" + proc.stdout[-3000:]
+                         + proc.stderr[-2000:])
+    return out / "_build" / "html"
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m rfda_teach.editions", description=__doc__.split("\n")[0])
     p.add_argument("--root", default=".", help="the repository's top folder (with _toc.yml)")
     p.add_argument("--out", default=None, help="where to write student/ and instructor/ (default ROOT/_build)")
+    p.add_argument("--html", action="store_true",
+                   help="also build the student HTML book (solutions hidden) into OUT/student_html")
     a = p.parse_args(argv)
     e = write_editions(a.root, a.out)
     print(f"student edition: {e.student} ({e.notebooks} notebooks; removed {e.solution_cells} solution cells: "
           f"{e.solution_blocks} solution blocks, {e.code_cells} code cells)")
     print(f"instructor edition: {e.instructor} ({e.notebooks} notebooks + solutions.ipynb)")
+    if a.html:
+        out = Path(a.out).resolve() / "student_html" if a.out else None
+        print(f"student HTML book: {build_student_html(a.root, out)}/index.html")
 
 
 if __name__ == "__main__":

@@ -155,3 +155,27 @@ def test_animations_go_through_offline_jshtml():
         cells = json.loads(path.read_text())["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
         assert ".to_jshtml()" not in code, f"{path.name}: use rfda_teach.bookcheck.offline_jshtml(anim)"
+
+
+def test_student_html_book_holds_no_solution(build):
+    """``python -m rfda_teach.editions --html``: the same book with sphinx-exercise's
+    ``hide_solutions``; the public book keeps its solution dropdowns."""
+    import nbformat
+
+    from bookbuild import _build_lock
+    from rfda_teach import editions
+
+    assert build.returncode == 0, build.log[-3000:]
+    with _build_lock():
+        html = editions.build_student_html(ROOT)
+    public = (build.html / "book" / "dae.html").read_text(encoding="utf-8")
+    assert "Solution to" in public
+    for notebook in NOTEBOOKS:
+        page = (html / "book" / notebook.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+        assert "Solution to" not in page, f"{notebook}: a solution block in the student book"
+        assert "download" not in page.lower() or ".ipynb" not in page, f"{notebook}: a download link"
+        lines = [s for s in editions.solution_lines(nbformat.read(ROOT / "book" / notebook, as_version=4))
+                 if len(re.findall(r"\b[a-z]{3,}\b", re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", s))) >= 6]  # prose
+        text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+        leaked = [s for s in lines if " ".join(s.split()) in text]
+        assert not leaked, f"{notebook}: solution text in the student book: {leaked[0]!r}"

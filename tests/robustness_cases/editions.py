@@ -38,3 +38,9 @@ COVERED = ["editions.directives", "editions.solution_blocks", "editions.solution
 EXEMPT: dict = {
     "editions.Editions": "plain result record returned by write_editions",
 }
+
+CASES += [
+    Case("editions.student_config-notoc", lambda: ed.student_config("/"), ModelError, "no _config.yml"),
+    Case("editions.build_student_html-notoc", lambda: ed.build_student_html("/"), ModelError, "no _config.yml"),
+]
+COVERED += ["editions.student_config", "editions.build_student_html"]
