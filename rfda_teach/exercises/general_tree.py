@@ -4,7 +4,11 @@
 * ``check_subtree_step``: one step of the induction of §6 of Deepak & Ghosal, the two
   diagonal blocks of eq. (57) of a node from its own M_j and its children's data;
 * ``check_node_map``: the blocks P_j, R_j of the map of §6's first property (the
-  unnumbered map stated before eq. (49)), composed from the children's (eq. 51, 53, 55).
+  unnumbered map stated before eq. (49)), composed from the children's (eq. 51, 53, 55);
+* questions ``ex-gt-size`` (sizes of xi_1, xi_0 and T_0 in a six-body spatial tree),
+  ``ex-gt-spatial`` (dim xi_0 of ``models.random_tree(8, kind="spatial", seed=4)``) and
+  ``ex-gt-misprint`` (the sign of the multiplier term of eq. (54) at child 4 of node 2 of
+  Fig. 1).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import numpy as np
 import scipy.linalg
 
 from . import Case, N_CASES, SEED, _options, run_cases
+from .questions import question
 
 __all__: list = ["check_subtree_step"]
 
@@ -200,3 +205,106 @@ def check_node_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
 
 CHECKERS["node_map"] = check_node_map
 __all__.append("check_node_map")
+
+
+# ----------------------------------------------------------------------------- questions
+
+#: joint type -> p_kf, the joint speeds of a spatial joint
+_P_KF = {"free": 6, "spherical": 3, "revolute": 1, "prismatic": 1}
+
+#: the tree of ex-gt-size: parents and joint types
+_SIZE_PARENTS = (-1, 0, 0, 1, 1, 2)
+_SIZE_JOINTS = ("free", "spherical", "revolute", "prismatic", "free", "revolute")
+
+
+def _size_tree():
+    from .. import models
+    from ..bodies import Body
+    from ..joints import Joint
+    from ..system import System
+    tree = System(_SIZE_PARENTS, tuple(Body("spatial", 1.0, np.eye(3)) for _ in range(6)),
+                  tuple(Joint(t) for t in _SIZE_JOINTS), (0.0, 0.0, -9.81))
+    return tree, models.random_state(tree, seed=0)
+
+
+def _size_answer(per_joint, below=True):
+    """(dim xi_1, dim xi_0, rows, columns of T_0) with ``per_joint(type)`` entries per joint;
+    ``below=False`` counts the children only (a typical slip)."""
+    tree, _ = _size_tree()
+    topo = tree.topology
+
+    def dim(j):
+        ks = topo.descendants(j) if below else topo.children(j)
+        return sum(per_joint(_SIZE_JOINTS[k]) for k in ks)
+    return (dim(1), dim(0), 6 * tree.n, 6 + dim(0))
+
+
+@question("ex-gt-size",
+          hint="each joint inside the subtree adds its p_kf joint speeds (free 6, spherical 3, "
+               "revolute and prismatic 1); T_0 maps (y_0, xi_0) to the velocities of all six "
+               "bodies",
+          slips=[(lambda ref: _size_answer(lambda t: _P_KF[t], below=False),
+                  "xi_j collects the joint speeds of every descendant of j, not of its "
+                  "children only: xi_k of each child comes along"),
+                 (lambda ref: _size_answer(lambda t: 6 - _P_KF[t]),
+                  "you counted the constrained directions p_kc of each joint; xi_j holds the "
+                  "free ones, p_kf"),
+                 (lambda ref: (ref[0], ref[1], ref[3], ref[2]),
+                  "rows and columns of T_0 swapped: T_0 maps (y_0, xi_0) to the velocities of "
+                  "all six bodies")])
+def _ex_gt_size():
+    """(dim xi_1, dim xi_0, rows of T_0, columns of T_0) from the package's coordinates."""
+    from ..coordinates import rfda_coordinates
+    nodes = rfda_coordinates(*_size_tree())
+    return (nodes[1].Lambda.shape[0], nodes[0].Lambda.shape[0], *nodes[0].T.shape)
+
+
+def _spatial_tree():
+    from .. import models
+    return models.random_tree(8, kind="spatial", seed=4)
+
+
+@question("ex-gt-spatial",
+          hint="add p_kf over the joints below the root: revolute 1, spherical 3, free 6",
+          slips=[(lambda ref: sum(jt.n_dof for jt in _spatial_tree().joints),
+                  "joint 0 joins the root to the ground: it is not below the root and adds "
+                  "nothing to xi_0"),
+                 (lambda ref: len(_spatial_tree().joints) - 1,
+                  "one entry per joint is too few: each joint adds its p_kf joint speeds"),
+                 (lambda ref: sum(_spatial_tree().joints[k].n_dof
+                                  for k in _spatial_tree().topology.children(0)),
+                  "xi_0 collects the joint speeds of every joint below the root, not only of "
+                  "the root's children")])
+def _ex_gt_spatial():
+    """dim xi_0 of the spatial tree, from the package's coordinates of RFDA."""
+    from .. import models
+    from ..coordinates import rfda_coordinates
+    tree = _spatial_tree()
+    return rfda_coordinates(tree, models.random_state(tree, seed=4))[0].Lambda.shape[0]
+
+
+@question("ex-gt-misprint",
+          hint="evaluate both sides with ydd and lam of eq. (7) and compare them entry by entry",
+          slips=[(lambda ref: -ref,
+                  "that is the sign of eq. (54) as the paper prints it; evaluate both sides "
+                  "again with ydd and lam of eq. (7)")])
+def _ex_gt_misprint():
+    """``sign`` with E~_k^T (M_hat_k ydd_k - f_hat_k) = sign (G_k E~_k)^T lambda_k at child
+    k = 4 of node 2 of Fig. 1 (the chapter's state, Method 2)."""
+    from .. import dae, models, rfda
+    from ..coordinates import rfda_coordinates
+    from ..system import terms
+    tree = models.figure1_tree()
+    state = models.random_state(tree, seed=1)
+    tr = terms(tree, state)
+    nodes = rfda_coordinates(tree, state, method="method2")
+    lub = rfda.forward_dynamics(tree, state, form="lubich")
+    ref = dae.forward_dynamics(tree, state)
+    k = 4
+    Et = nodes[2].child[k][0]
+    lhs = Et.T @ (nodes[k].M_hat @ ref.ydd[tree.vel_slices[k]] - lub.f_hat[k])
+    rhs = (tr.joint[k].G @ Et).T @ ref.lam[tree.con_slices[k]]
+    sign = float(np.round(lhs @ rhs / (rhs @ rhs)))
+    if not np.allclose(lhs, sign * rhs, atol=1e-8):
+        raise AssertionError("ex-gt-misprint: the two sides are not proportional")
+    return sign

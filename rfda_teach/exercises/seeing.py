@@ -1,11 +1,17 @@
-"""Checkers for the exercises of the book's ``seeing`` chapter (registered in
-:mod:`rfda_teach.exercises`, which re-exports them)."""
+"""Checkers and questions for the exercises of the book's ``seeing`` chapter (registered in
+:mod:`rfda_teach.exercises`, which re-exports the checkers).
+
+* ``check_pair_rfda_map``: the velocity map T of eq. (48) (exercise ``ex-seeing-impl``);
+* question ``ex-seeing-misprint``: the rotation of body k in Fig. 5(c) per unit delta y_j3,
+  at phi_j = 0.3 rad, theta_k = 2 rad (a number).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import Case, run_cases, N_CASES, SEED, _options
+from .questions import question
 
 __all__: list = ["check_pair_rfda_map"]
 
@@ -114,3 +120,48 @@ def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
 
 
 CHECKERS["pair_rfda_map"] = check_pair_rfda_map
+
+
+# ----------------------------------------------------------------------------- ex-seeing-misprint
+
+def _T48_at(phi_j: float, theta_k: float) -> np.ndarray:
+    """T of eq. (48) of the chapter's pair (the defaults of models.planar_revolute_pair) at
+    body j's angle phi_j and joint angle theta_k."""
+    from .. import models
+    from ..coordinates import appendix_a, method_2, two_node
+    from ..system import terms
+    pair = models.planar_revolute_pair()
+    st = models.state_from_joints(pair, [np.array([0.0, 0.0, phi_j]), np.array([theta_k])],
+                                  [np.zeros(3), np.zeros(1)])
+    tr = terms(pair, st)
+    jt = tr.joint[1]
+    E, D = appendix_a(jt.G, jt.G_d)[:2]
+    Et, Dt, _ = method_2(tr.M[1], E, D)
+    return two_node(tr.M[0], tr.M[1], jt.G, jt.Q, Et, Dt).T48
+
+
+def _printed_rotation(phi_j: float, theta_k: float) -> float:
+    """The paper's expression for Fig. 5(c): the tilt times body k's offset and angle."""
+    from .. import models
+    pair = models.planar_revolute_pair()
+    s_k = np.asarray(pair.joints[1].child_point, dtype=float)
+    T = _T48_at(phi_j, theta_k)
+    return float(T[5, :2] @ (_A(phi_j + theta_k + np.pi / 2) @ s_k))
+
+
+@question("ex-seeing-misprint", rtol=1e-3, atol=1e-4,
+          hint="in panel (c) body j turns; which body's offset and angle give the pivot's step? "
+               "Body k then turns by alpha~ and beta~ (at phi_k = 2.3) times the pivot's x and "
+               "y step",
+          slips=[(lambda ref: _printed_rotation(0.3, 2.0),
+                  "this is the printed expression, with body k's offset and angle: which body "
+                  "moves the pivot in panel (c)?"),
+                 (lambda ref: _T48_at(0.3, 1.0)[5, 2],
+                  "alpha~ and beta~ change with phi_k: recompute them by eq. (47) at "
+                  "phi_k = 2.3 rad, not at the chapter's 1.3 rad"),
+                 (lambda ref: 1.0,
+                  "that is Fig. 6(c), the joint-angle coordinates of eq. (20), where body k "
+                  "turns with body j")])
+def _ex_seeing_misprint():
+    """Entry (6, 3) of T of eq. (48) at phi_j = 0.3, theta_k = 2 (phi_k = 2.3)."""
+    return float(_T48_at(0.3, 2.0)[5, 2])

@@ -1,11 +1,17 @@
-"""Checkers for the exercises of the book's ``standard_forms`` chapter (registered in
-:mod:`rfda_teach.exercises`, which re-exports them)."""
+"""Checkers and questions for the exercises of the book's ``standard_forms`` chapter
+(registered in :mod:`rfda_teach.exercises`, which re-exports the checkers).
+
+* ``check_featherstone_step``: one child's term of eq. (11)-(12) (exercise ``ex-std-impl``);
+* question ``ex-std-misprint``: the term that the last step of Appendix C.1 drops when only
+  condition 1 holds, for the chapter's moving bars (a 3-vector).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import Case, run_cases, N_CASES, SEED, _options, _lubich_joints
+from .questions import question
 
 __all__: list = ["check_featherstone_step"]
 
@@ -89,3 +95,52 @@ def check_featherstone_step(student_fn, *, n_cases: int = N_CASES, seed: int = S
 
 #: name -> checker, merged into :data:`rfda_teach.exercises.CHECKERS`
 CHECKERS: dict = {"featherstone_step": check_featherstone_step}
+
+
+# ----------------------------------------------------------------------------- ex-std-misprint
+
+def _moving_bars():
+    """The chapter's two bars (m = 1, l = 1, pinned end to end) and their moving state."""
+    from .. import models
+    bars = models.planar_revolute_pair(m_j=1.0, J_j=1 / 12, m_k=1.0, J_k=1 / 12,
+                                       s_j=(0.5, 0.0), s_k=(-0.5, 0.0))
+    moving = models.state_from_joints(bars, [np.array([0.2, -0.1, 0.3]), np.array([0.7])],
+                                      [np.array([0.5, -0.4, 1.5]), np.array([-2.0])])
+    return bars, moving
+
+
+def _dropped_parts():
+    """Q_k^T (G_k E_k)^-T E_k^T M_k D_k (= -S_k^T E_k^T M_k D_k) with Appendix A's E_k, D_k
+    untilted, and the accelerations of eq. (7)."""
+    from .. import dae
+    from ..coordinates import S_a, appendix_a
+    from ..system import terms
+    bars, moving = _moving_bars()
+    tr = terms(bars, moving)
+    jt, M_k = tr.joint[1], tr.M[1]
+    E, D = appendix_a(jt.G, jt.G_d)[:2]
+    S = S_a(jt.G, jt.Q, E)[0]                           # eq. (22)
+    return -S.T @ E.T @ M_k @ D, dae.forward_dynamics(bars, moving).ydd
+
+
+def _dropped_with(ydd_f):
+    K, _ = _dropped_parts()
+    return -K @ np.atleast_1d(ydd_f)
+
+
+@question("ex-std-misprint", rtol=1e-6, atol=1e-6,
+          hint="E~^T M D~ for these coordinates is not zero; the free acceleration is the "
+               "third entry of ydd_k here (see the hint)",
+          slips=[(lambda ref: -ref,
+                  "sign: check the minus sign of the term as the exercise writes it, and that "
+                  "of S_k = -(G_k E_k)^-1 Q_k"),
+                 (lambda ref: _dropped_with(_dropped_parts()[1][5] - _dropped_parts()[1][2]),
+                  "the free acceleration of Appendix A's coordinates is that of body k's "
+                  "absolute angle, not of the relative joint angle"),
+                 (lambda ref: _dropped_with(_dropped_parts()[1][2]),
+                  "the free acceleration belongs to body k: take it from ydd_k, not ydd_j")])
+def _ex_std_misprint():
+    """The dropped term -Q_k^T (G_k E_k)^-T E_k^T M_k D_k ydd~_kf, with ydd~_kf = phi_k'' (the
+    third rows of Appendix A's E_k and D_k are (0, 0) and 1)."""
+    K, ydd = _dropped_parts()
+    return -K @ ydd[5:6]
