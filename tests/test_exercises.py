@@ -565,3 +565,21 @@ def test_method_2_reference_passes_stub_and_leak(capsys):
     ex.check_method_2(_perturbed(method_2))
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and not _numbers(out) and "array(" not in out
+
+
+def test_a_student_function_that_never_returns_is_stopped(monkeypatch, capsys):
+    """Each student call runs under a time limit: an endless loop is reported, not waited for."""
+    import time
+
+    from rfda_teach import exercises as ex
+
+    monkeypatch.setattr(ex, "TIME_LIMIT", 0.5)
+
+    def loops(e):
+        while True:
+            time.sleep(0.01)
+
+    t0 = time.perf_counter()
+    r = ex.check_rotation_from_euler(loops)
+    assert not r.passed and time.perf_counter() - t0 < 5
+    assert "took longer than 0.5 s" in capsys.readouterr().out

@@ -69,6 +69,9 @@ False
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -92,6 +95,34 @@ SEED = 2026
 
 #: relative tolerance of the comparison with the reference
 RTOL = 1e-8
+
+#: seconds a student's function may take on one case (an endless loop is reported, not waited for)
+TIME_LIMIT = 10.0
+
+
+class _TooSlow(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` with :class:`_TooSlow` (SIGALRM: Unix, main thread,
+    which is where a notebook's cells run); elsewhere the block runs without a limit."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise _TooSlow
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 @dataclass(frozen=True)
@@ -239,7 +270,11 @@ def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTO
         expected = tuple(np.asarray(e, dtype=float) for e in expected)
         args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in case.args)
         try:
-            out = fn(*args)
+            with _time_limit(TIME_LIMIT):
+                out = fn(*args)
+        except _TooSlow:
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your function took longer "
+                               f"than {TIME_LIMIT:g} s and was stopped (an endless loop?)", n=i)
         except NotImplementedError:
             return done(False, "not implemented yet (fill in the function and run this cell again)", False, 0)
         except Exception as exc:   # noqa: BLE001 - a student's bug is reported, not raised
