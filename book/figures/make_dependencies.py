@@ -46,7 +46,9 @@ CHAPTERS = [
 ]
 
 # (before, after, needed?, route): route None is a straight arrow between the boxes; a number
-# is the x of a vertical channel the arrow runs along (beside a column, around the boxes)
+# is the x of a vertical channel the arrow runs along (beside a column, around the boxes); a
+# list is the arrow's waypoints.  The edges are the table "Prerequisites of each chapter" of
+# how_to_use.md with every arrow that a chain of solid arrows implies left out.
 EDGES = [
     ("how_to_use", "rotations", True, None),
     ("rotations", "rigid_body", True, None),
@@ -54,12 +56,11 @@ EDGES = [
     ("joints", "constrained", True, None),
     ("constrained", "jointspace", True, None),
     ("rigid_body", "spatial_vectors", True, None),
-    ("joints", "spatial_vectors", True, None),
     ("constrained", "dae", True, None),
     ("dae", "recursion", True, None),
-    ("jointspace", "recursion", False, None),
+    ("jointspace", "recursion", True, None),
+    ("spatial_vectors", "recursion", True, [(4.45, -2.5), (4.75, -2.5), (4.75, -4.85), (4.45, -4.85)]),
     ("recursion", "elimination", True, None),
-    ("spatial_vectors", "elimination", False, 4.75),
     ("elimination", "featherstone", True, None),
     ("featherstone", "revolute_pair", True, None),
     ("revolute_pair", "methods", True, None),
@@ -67,16 +68,15 @@ EDGES = [
     ("methods", "seeing", True, 1.7),
     ("standard_forms", "seeing", False, None),
     ("standard_forms", "general_tree", True, 1.5),
-    ("seeing", "general_tree", False, None),
-    ("rotations", "kane", True, -1.55),
+    ("seeing", "general_tree", True, None),
     ("jointspace", "kane", True, None),
-    ("dae", "kane", False, None),
-    ("spatial_vectors", "refpoint", True, None),
-    ("recursion", "refpoint", True, None),
+    ("recursion", "kane", False, None),
+    ("elimination", "refpoint", True, [(4.45, -6.0), (8.6, -6.0), (8.6, -3.4), (8.25, -3.4)]),
     ("spatial_vectors", "closed_loops", True, None),
-    ("recursion", "closed_loops", True, None),
-    ("recursion", "humanoid", True, 1.6),
-    ("jointspace", "humanoid", True, -1.8),
+    # below the recursion box, into closed_loops from underneath
+    ("jointspace", "closed_loops", True, [(0.6, -5.33), (0.6, -5.5), (7.0, -5.5), (7.0, -5.33)]),
+    ("recursion", "closed_loops", False, [(4.45, -5.15), (5.75, -5.15)]),
+    ("general_tree", "humanoid", True, [(3.2, -12.33), (3.2, -12.6), (-1.6, -12.6), (-1.6, -8.6), (-1.25, -8.6)]),
     ("featherstone", "humanoid", False, None),
 ]
 
@@ -104,7 +104,9 @@ def draw(path: Path) -> Path:
                      linestyle="-" if needed else (0, (4, 3)), color="0.15" if needed else "0.5",
                      zorder=1)
         (xa, ya), (xb, yb) = centre[a], centre[b]
-        if route is None:
+        if isinstance(route, list):                  # explicit waypoints
+            arrow = FancyArrowPatch(path=MplPath(route), **style)
+        elif route is None:
             arrow = FancyArrowPatch((xa, ya), (xb, yb), patchA=boxes[a], patchB=boxes[b],
                                     shrinkA=1, shrinkB=1, **style)
         else:
