@@ -26,9 +26,9 @@ Command line (the README's test command runs it through ``tests/test_editions.py
     python -m rfda_teach.editions --out DIR  # elsewhere
     python -m rfda_teach.editions --html     # and the student HTML book, _build/student_html
 
-The student HTML book is the public book built with sphinx-exercise's ``hide_solutions`` (and
-no download button, since the source notebooks hold the solutions); it shares the public
-build's execution cache.
+The student HTML book is the public book built with sphinx-exercise's ``hide_solutions``, its
+``solution`` code cells removed (not only collapsed) and no download button; it shares the
+public build's execution cache.
 
 Examples
 --------
@@ -114,8 +114,8 @@ def solution_blocks(source: str) -> list[tuple[str, str]]:
 
 def solution_lines(nb, *, min_length: int = 40) -> list[str]:
     """Distinctive lines of a notebook's ``solution`` cells: at least ``min_length`` characters,
-    not a directive option, fence or import, and found in no other cell (a stub's signature that
-    the solution repeats is not solution text).  What must never reach the student edition.
+    not a directive option, fence or import, and found in no other cell, not even inside a longer
+    line (a stub's signature that the solution repeats is not solution text).  What must never reach the student edition.
 
     >>> import nbformat
     >>> nb = nbformat.v4.new_notebook(cells=[
@@ -126,14 +126,15 @@ def solution_lines(nb, *, min_length: int = 40) -> list[str]:
     ['return x + 1  # the solution, written out']
     """
     _notebook(nb, "solution_lines")
-    other = {ln.strip() for c in nb.cells if SOLUTION_TAG not in _tags(c) for ln in c.source.splitlines()}
+    other = "\n".join(" ".join(c.source.split()) for c in nb.cells if SOLUTION_TAG not in _tags(c))
     out = []
     for c in nb.cells:
         if SOLUTION_TAG not in _tags(c):
             continue
         for ln in c.source.splitlines():
             s = ln.strip()
-            if len(s) >= min_length and s not in other and not s.startswith((":", "```", "import ", "from ")):
+            if (len(s) >= min_length and " ".join(s.split()) not in other
+                    and not s.startswith((":", "```", "import ", "from "))):
                 out.append(s)
     return out
 
@@ -340,22 +341,43 @@ def student_config(root: str | Path = ".") -> dict:
     return cfg
 
 
+def _hide_solution_code(nb):
+    """A copy of ``nb`` in which every ``solution`` code cell is also ``remove-cell``: the student
+    HTML book shows no solution code, not even collapsed (``hide-input``)."""
+    nb = copy.deepcopy(_notebook(nb, "build_student_html"))
+    for cell in nb.cells:
+        tags = _tags(cell)
+        if cell.cell_type == "code" and SOLUTION_TAG in tags:
+            cell.metadata["tags"] = sorted((tags - {"hide-input", "hide-cell"}) | {"remove-cell"})
+    return nb
+
+
 def build_student_html(root: str | Path = ".", out: str | Path | None = None) -> Path:
     """Build the student HTML book (no solution anywhere) into ``<out>`` (default
-    ``<root>/_build/student_html``) with ``jupyter-book build``; return the folder of its pages."""
+    ``<root>/_build/student_html``) with ``jupyter-book build``; return the folder of its pages.
+
+    The source is a copy of the book in ``<out>/src`` whose ``solution`` code cells are removed
+    from the pages (their code is the same, so the shared execution cache serves them), built
+    with :func:`student_config`."""
     import subprocess
     import sys
 
+    import nbformat
     import yaml
 
     root = Path(root).resolve()
+    cfg = student_config(root)
     out = Path(out).resolve() if out is not None else root / "_build" / "student_html"
-    out.mkdir(parents=True, exist_ok=True)
-    config = out / "_config.yml"
-    config.write_text(yaml.safe_dump(student_config(root), sort_keys=False, allow_unicode=True))
+    src = out / "src"
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
+    for path in (root / "book").glob("*.ipynb"):
+        nbformat.write(_hide_solution_code(nbformat.read(path, as_version=4)), src / "book" / path.name)
+    shutil.copy2(root / "_toc.yml", src / "_toc.yml")
+    (src / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     cmd = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-           "build", str(root), "--config", str(config), "--path-output", str(out), "-W", "-n", "--keep-going"]
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+           "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going"]
+    proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True)
     if proc.returncode != 0:
         raise ModelError("editions.build_student_html: jupyter-book failed:\n" + proc.stdout[-3000:]
                          + proc.stderr[-2000:])
