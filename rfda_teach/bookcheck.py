@@ -1,53 +1,15 @@
-"""Small helpers for the book's notebooks: answer checks and tables that fit the page.
+"""Small helpers for the book's notebooks: tables and animations that fit every output.
 
-``check_answer`` is what an exercise's visible check cell calls: it says right or wrong and
-gives a hint, and never prints the expected answer.  ``html_table`` renders a table as HTML,
-so a wide table wraps in the rendered book instead of scrolling sideways.
+``html_table`` renders a table as HTML, so a wide table wraps in the rendered book instead of
+scrolling sideways, and as Markdown for the PDF; ``offline_animation`` shows matplotlib's player
+without a CDN, and a still frame in the PDF.  (A short question's check cell calls
+:func:`rfda_teach.exercises.check_question`, whose reference lives in the package.)
 """
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass
 
-import numpy as np
-
-
-def check_answer(answer, expected, *, hint: str, rtol: float = 1e-9, atol: float = 1e-9,
-                 up_to_sign: bool = False) -> bool:
-    """Print whether ``answer`` matches ``expected`` (never ``expected`` itself).
-
-    ``answer`` None (the stub) prints "not answered yet".  Numbers, tuples and arrays are
-    compared with ``numpy.allclose``; a wrong shape is reported as such.  Returns True only
-    for a right answer.
-
-    >>> check_answer(None, 3, hint="count the nodes")
-    not answered yet: fill in your answer above and run this cell again
-    False
-    >>> check_answer(3, 3, hint="count the nodes")
-    right
-    True
-    >>> check_answer(4, 3, hint="count the nodes")
-    not yet. Hint: count the nodes
-    False
-    """
-    if answer is None:
-        print("not answered yet: fill in your answer above and run this cell again")
-        return False
-    try:
-        a = np.asarray(answer, dtype=float)
-        e = np.asarray(expected, dtype=float)
-    except (TypeError, ValueError):
-        print(f"not yet: the answer should be numbers. Hint: {hint}")
-        return False
-    if a.shape != e.shape:
-        print(f"not yet: the answer has shape {a.shape}, a different shape is expected. "
-              f"Hint: {hint}")
-        return False
-    ok = np.allclose(a, e, rtol=rtol, atol=atol)
-    if not ok and up_to_sign:
-        ok = np.allclose(a, -e, rtol=rtol, atol=atol)
-    print("right" if ok else f"not yet. Hint: {hint}")
-    return bool(ok)
 
 
 @dataclass(frozen=True)

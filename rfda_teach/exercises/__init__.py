@@ -39,7 +39,14 @@ Checkers (chapter: function the student writes):
   child's term of eq. 11-12 via Method 2), :mod:`rfda_teach.exercises.seeing`
   (``check_pair_rfda_map``, the velocity map of eq. 48) and
   :mod:`rfda_teach.exercises.general_tree` (``check_subtree_step``,
-  ``check_node_map``: one step of the induction of section 6).
+  ``check_node_map``: one step of the induction of section 6),
+  :mod:`rfda_teach.exercises.featherstone` (``check_child_map``) and
+  :mod:`rfda_teach.exercises.revolute_pair` (``check_pair_free_force``,
+  ``check_m_hat_tilt``).
+
+Short questions with a numerical answer are checked by ``check_question(label, answer)``
+(:mod:`rfda_teach.exercises.questions`): the reference is computed here, in the chapter's
+module, never in the notebook.  Every student call runs under :data:`TIME_LIMIT` seconds.
 
 A later chapter adds a checker in a few lines: build a list of :class:`Case`
 records (arguments, a description of them by shape and kind, the reference
