@@ -505,6 +505,9 @@ def update_page(root=".") -> Path:
     """
     root = Path(root)
     page = root / "book" / "how_to_use.md"
+    if not page.exists():
+        raise ModelError(f"course.update_page: {root} has no book/how_to_use.md and no _toc.yml; "
+                         "pass the repository's top folder")
     for _ in range(3):   # the page is a chapter too: its own word count moves with the table
         s = page.read_text(encoding="utf-8")
         i = s.index("| chapter | prose words |")

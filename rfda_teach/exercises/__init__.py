@@ -1243,10 +1243,9 @@ from .questions import check_question  # noqa: E402
 
 __all__.append("check_question")
 
-#: the chapters with a module of their own, in the book's order
-CHAPTERS = ("rotations", "rigid_body", "joints", "constrained", "jointspace", "spatial_vectors", "dae",
-            "recursion", "elimination", "featherstone", "revolute_pair", "methods", "standard_forms",
-            "seeing", "general_tree", "kane", "refpoint", "closed_loops", "humanoid")
+#: the chapters with a module of their own (their later checkers and their questions), in the book's order
+CHAPTERS = ("jointspace", "dae", "recursion", "elimination", "featherstone", "revolute_pair", "methods",
+            "standard_forms", "seeing", "general_tree", "kane", "closed_loops")
 
 for _chapter in CHAPTERS:
     _mod = importlib.import_module(f".{_chapter}", __name__)
