@@ -420,7 +420,7 @@ def load_table(root=".") -> str:
     return "\n".join(rows)
 
 
-_READ = re.compile(r"\{doc\}`([\w/-]+)`(?:,? sections \*(.+?)\* to \*(.+?)\*)?|(this page)")
+_READ = re.compile(r"\{doc\}`([\w/-]+)`(?:,? sections? \*(.+?)\*(?: to \*(.+?)\*)?)?|(this page)")
 _REF = re.compile(r"\{ref\}`(?:[^`<]*<)?([\w-]+)>?`")
 
 
@@ -483,7 +483,7 @@ def plan_loads(md: str, root=".") -> dict[str, list[tuple[str, float, float]]]:
             name = "how_to_use" if here else name
             if name not in paths:
                 raise ModelError(f"course.plan_loads: week {cols[0]} of {plan!r} reads {name!r}, not a chapter of _toc.yml")
-            ld = chapter_load(root / paths[name], name=paths[name], sections=(first, last) if first else None)
+            ld = chapter_load(root / paths[name], name=paths[name], sections=(first, last or first) if first else None)
             reading += ld.reading_minutes / 60
             found = True
         for label in _REF.findall(" ".join(cols[2:3])):

@@ -216,21 +216,40 @@ def instructor_notebook(nb, *, name: str = "notebook", labels: dict | None = Non
     return for_jupyterlab(nb, labels)
 
 
-def _exercise_titles(nb) -> dict[str, str]:
-    titles = {}
+_OPTION = re.compile(r"^:[\w-]+:.*\n?", flags=re.M)
+
+
+def _exercises_in_order(nb) -> list[dict]:
+    """The exercises of a chapter in order, each with its label, title, statement and the
+    solution material that follows it: its ``{solution}`` blocks and the ``solution`` code cells
+    up to the next exercise (a code cell belongs to the exercise above it)."""
+    out: list[dict] = []
+    by_label: dict[str, dict] = {}
     for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        for title, body in directives(cell.source, "exercise"):
-            m = re.search(r"^:label:\s*(\S+)", body, flags=re.M)
-            if m:
-                titles[m.group(1)] = title
-    return titles
+        tags = _tags(cell)
+        if cell.cell_type == "markdown":
+            for title, body in directives(cell.source, "exercise"):
+                m = re.search(r"^:label:\s*(\S+)", body, flags=re.M)
+                label = m.group(1) if m else f"(unlabelled {len(out) + 1})"
+                ex = {"label": label, "title": title, "statement": _OPTION.sub("", body).strip(),
+                      "parts": []}
+                out.append(ex)
+                by_label[label] = ex
+            if SOLUTION_TAG in tags:
+                for label, body in solution_blocks(cell.source):
+                    label = label.split()[0] if label else ""
+                    target = by_label.get(label) or (out[-1] if out else None)
+                    if target is not None:
+                        target["parts"].append(("markdown", _OPTION.sub("", body).strip()))
+        elif SOLUTION_TAG in tags and out:
+            out[-1]["parts"].append(("code", cell.source.strip()))
+    return out
 
 
 def solutions_index(chapters: list[tuple[str, object]]):
-    """One notebook holding every solution of the book: per chapter, each exercise's title and
-    label, then its solution cells (markdown and code) in the order of the chapter."""
+    """One notebook holding every solution of the book: per chapter, each exercise (label, title
+    and statement), then its solution text and the code that solves or checks it, shown as code
+    blocks (they run inside their chapter, which defines the variables they use)."""
     import nbformat
 
     if not isinstance(chapters, (list, tuple)) or not all(
@@ -240,22 +259,25 @@ def solutions_index(chapters: list[tuple[str, object]]):
         _notebook(nb, "solutions_index")
     cells = [nbformat.v4.new_markdown_cell(
         FRONT_MATTER + "# Solutions (instructor edition)\n\nEvery exercise of the book with its "
-        "solution, chapter by chapter, in the order of the book.  The student edition "
+        "solution, chapter by chapter, in the order of the book.  Code is shown as it stands in the "
+        "chapter, where it runs (it uses the chapter's variables); where a solution says \"the hidden "
+        "cell below\" or \"expand it\", that cell is the code shown after it.  The student edition "
         "(`_build/student/`) holds none of this.")]
     for stem, nb in chapters:
-        titles = _exercise_titles(nb)
-        sol_cells = [c for c in nb.cells if SOLUTION_TAG in _tags(c)]
-        if not sol_cells:
+        exercises = [ex for ex in _exercises_in_order(nb)]
+        if not exercises:
             continue
         cells.append(nbformat.v4.new_markdown_cell(f"## {stem}\n\nChapter notebook: [{stem}.ipynb]({stem}.ipynb)"))
-        for c in sol_cells:
-            if c.cell_type == "markdown":
-                for label, body in solution_blocks(c.source):
-                    label = label.split()[0] if label else "?"
-                    title = titles.get(label, "")
-                    cells.append(nbformat.v4.new_markdown_cell(f"### {label}: {title}\n\n{body}"))
-            else:
-                cells.append(nbformat.v4.new_code_cell(c.source))
+        for ex in exercises:
+            text = [f"### {ex['label']}: {ex['title']}", "", "**Exercise.** " + ex["statement"], ""]
+            if not ex["parts"]:
+                text.append("*No written solution: the check cell in the chapter is the answer key.*")
+            for kind, body in ex["parts"]:
+                if kind == "markdown":
+                    text += ["**Solution.** " + body, ""]
+                else:
+                    text += ["**Code** (solution, or the book's check of it):", "", "```python", body, "```", ""]
+            cells.append(nbformat.v4.new_markdown_cell("\n".join(text).rstrip() + "\n"))
     return nbformat.v4.new_notebook(cells=cells, metadata={
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}})
 

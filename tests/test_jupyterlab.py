@@ -12,7 +12,7 @@ DOM), and reads the text on the screen.  It fails on
 * automatic equation numbers "(1)", "(2)" beside the papers' numbers (numbering is off);
 * any line of solution text of the source notebook anywhere in the page (editors included).
 
-A screenshot of each chapter lands in ``_build/screenshots/jupyterlab/``.
+Screenshots of each chapter's top and of its exercises land in ``_build/screenshots/jupyterlab/``.
 """
 from __future__ import annotations
 
@@ -165,6 +165,11 @@ def test_student_chapter_renders_in_jupyterlab(lab, browser, chapter):
                              ".map(e => e.innerText).join('\\n')")
         shown = page.evaluate("document.body.innerText")
         page.screenshot(path=str(SHOTS / f"{chapter}.png"))
+        # and the exercises, where the solutions were: the student sees question, stub, check
+        heading = page.locator(".jp-MarkdownCell .myst h2", has_text="Exercises").first
+        if heading.count():
+            heading.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"{chapter}_exercises.png"))
     finally:
         page.close()
     assert n_cells == n_md, f"{n_cells} markdown cells on the screen, {n_md} in the notebook"

@@ -9,12 +9,11 @@
   (slider 2 on a vertical rail on slider 1, slider 3 on a horizontal rail on slider 2).
 
 >>> import numpy as np
->>> def child_map(angle):
-...     n = np.array([np.sin(angle), -np.cos(angle)])
-...     return np.outer(n, n)
->>> check_child_map(child_map).passed
-check_child_map: passed on 40 cases
-True
+>>> def my_function(*args):  # the stub of the exercise
+...     raise NotImplementedError
+>>> check_child_map(my_function).passed
+check_child_map: not implemented yet (fill in the function and run this cell again)
+False
 >>> check_child_map(lambda a: np.eye(2)).passed  # doctest: +ELLIPSIS
 check_child_map: not yet, case 1 of 40 (...): the parent drives the child only ...
 False
