@@ -27,9 +27,13 @@ class Table:
         return self.markdown
 
 
+#: Unicode sub- and superscript letters spelled out for the PDF's text font, which lacks them
+_SCRIPTS = str.maketrans({"ₖ": "_k", "ⱼ": "_j", "ᵢ": "_i", "ₙ": "_n", "ₘ": "_m", "ₚ": "_p", "ᵀ": "^T"})
+
+
 def _md_cell(v) -> str:
     """A table cell's text, with Markdown's and MyST's active characters escaped (plain text)."""
-    text = str(v).replace("\n", " ")
+    text = str(v).replace("\n", " ").translate(_SCRIPTS)
     return "".join("\\" + ch if ch in "\\*_|$`<>[]~{}" else ch for ch in text)
 
 

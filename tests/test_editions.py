@@ -28,13 +28,19 @@ SOURCES = [ROOT / "book" / n for n in toc_notebooks()]
 
 
 @pytest.fixture(scope="module")
-def editions():
-    """Both editions, written to ``_build`` (or to ``$RFDA_EDITIONS_OUT``, for a run beside another)."""
-    out = os.environ.get("RFDA_EDITIONS_OUT")
-    if out:
-        return ed.write_editions(ROOT, out)
+def editions(tmp_path_factory):
+    """Both editions, written to a folder of this test run's own (or ``$RFDA_EDITIONS_OUT``):
+    what the tests read cannot be rewritten under them by another run sharing ``_build``."""
+    out = os.environ.get("RFDA_EDITIONS_OUT") or tmp_path_factory.mktemp("editions")
+    return ed.write_editions(ROOT, out)
+
+
+def test_the_editions_are_written_to_build():
+    """The README's test command leaves both editions in ``_build/student`` and ``_build/instructor``."""
     with _build_lock():
-        return ed.write_editions(ROOT)
+        e = ed.write_editions(ROOT)
+    assert e.student == ROOT / "_build" / "student" and (e.student / "dae.ipynb").exists()
+    assert (e.instructor / "solutions.ipynb").exists()
 
 
 def _student(editions, name):

@@ -118,8 +118,9 @@ def _written_numbers(nb) -> set[str]:
     for c in nb.cells:
         if c.cell_type != "markdown":
             continue
-        for block in re.findall(r"\$\$(.*?)\$\$|\\begin\{(?:equation|align)\*?\}(.*?)\\end", c.source, flags=re.S):
-            text = " ".join(block)
+        for block in re.findall(r"\$\$(.*?)\$\$|\\begin\{((?:equation|align|gather|multline)\*?)\}(.*?)\\end\{\2\}",
+                                c.source, flags=re.S):
+            text = block[0] + " " + block[2]
             out |= {f"({t})" for t in re.findall(r"\\tag\{([^}]*)\}", text)}
             out |= {f"({t})" for t in re.findall(r"\((\d+[a-z]?)\)", text)}
     return out
