@@ -1,5 +1,12 @@
 import os
 
+# One BLAS thread per process: the test command runs two pytest-xdist workers on two cores, each
+# starting notebook kernels and Chromium; multithreaded BLAS in every one of them oversubscribes
+# the cores (a notebook that runs in 12 s alone took 129 s inside the build).  Set before numpy
+# is imported anywhere; kernels and subprocesses inherit it.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=100, deadline=None,
