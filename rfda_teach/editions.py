@@ -264,7 +264,7 @@ def solutions_index(chapters: list[tuple[str, object]]):
         "cell below\" or \"expand it\", that cell is the code shown after it.  The student edition "
         "(`_build/student/`) holds none of this.")]
     for stem, nb in chapters:
-        exercises = [ex for ex in _exercises_in_order(nb)]
+        exercises = _exercises_in_order(nb)
         if not exercises:
             continue
         cells.append(nbformat.v4.new_markdown_cell(f"## {stem}\n\nChapter notebook: [{stem}.ipynb]({stem}.ipynb)"))

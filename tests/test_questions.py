@@ -1,35 +1,20 @@
 """rfda_teach/exercises/questions.py: every registered question, its reference and its slips."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
-from bookbuild import ROOT, toc_notebooks
-from rfda_teach import editions
+from bookbuild import ROOT
+from rfda_teach import course
 from rfda_teach.exercises import check_question
 from rfda_teach.exercises.questions import QUESTIONS, reference_answer
 
 LABELS = sorted(k for k in QUESTIONS if not k.startswith("ex-doc-"))
 
 
-def _exercise_labels() -> set:
-    import nbformat
-
-    out = set()
-    for name in toc_notebooks():
-        nb = nbformat.read(ROOT / "book" / name, as_version=4)
-        for c in nb.cells:
-            if c.cell_type == "markdown":
-                for _, body in editions.directives(c.source, "exercise"):
-                    out |= set(re.findall(r"^:label:\s*(\S+)", body, flags=re.M))
-    return out
-
-
 def test_every_question_belongs_to_an_exercise_of_the_book():
     assert LABELS, "no question registered"
-    missing = sorted(set(LABELS) - _exercise_labels())
+    missing = sorted(set(LABELS) - set(course.exercise_labels(ROOT)))
     assert not missing, f"questions whose label is no exercise of the book: {missing}"
 
 
