@@ -1243,7 +1243,7 @@ __all__.append("check_question")
 
 #: the chapters with a module of their own (their later checkers and their questions), in the book's order
 CHAPTERS = ("jointspace", "dae", "recursion", "elimination", "featherstone", "revolute_pair", "methods",
-            "standard_forms", "seeing", "general_tree", "kane", "closed_loops")
+            "standard_forms", "seeing", "general_tree", "kane", "refpoint", "closed_loops", "humanoid")
 
 for _chapter in CHAPTERS:
     _mod = importlib.import_module(f".{_chapter}", __name__)
