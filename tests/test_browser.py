@@ -3,10 +3,11 @@
 What `jupyter-book build -W` cannot see happens in the browser: a MathJax error node
 (``\\tag`` inside ``split``), equations left as raw TeX because MathJax could not be
 loaded from a CDN, a widget that has no kernel.  This test serves ``_build/html`` from a
-local HTTP server on 127.0.0.1, starts Debian's ``chromium`` with every other host made
-unresolvable, lets MathJax finish (``--virtual-time-budget``), reads the final DOM
-(``--dump-dom``) and checks it.  It also writes a screenshot of every page to
-``_build/screenshots/`` for a human to look at.
+local HTTP server on 127.0.0.1, drives Debian's ``chromium`` through Playwright (one browser
+for every page; Playwright downloads nothing) with every other host made unresolvable, waits
+until MathJax has finished (the probe below writes its report), reads the final DOM and
+checks it.  It also writes a screenshot of every page to ``_build/screenshots/`` for a human
+to look at.
 
 Chromium comes from Debian (``apt-get install -y chromium``; ``.ci/run`` installs it when it
 is missing).  Set ``CHROMIUM=/path/to/chrome`` to use another binary.  The test is skipped,
@@ -21,8 +22,6 @@ import io
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 import threading
 from html.parser import HTMLParser
 
@@ -134,11 +133,14 @@ def chromium():
     return exe
 
 
-def run_chromium(exe: str, url: str, *extra: str) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory(prefix="rfda-chromium-") as profile:
-        cmd = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-               "--virtual-time-budget=15000", *extra, url]
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """One headless Chromium for every page (Playwright drives Debian's binary)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (requirements.txt)")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
 
 
 class PageText(HTMLParser):
@@ -252,16 +254,25 @@ def test_no_page_loads_anything_from_the_network():
 @pytest.mark.parametrize("page", [
     pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_DEFECTS[p], strict=False))
     if p in KNOWN_DEFECTS else p for p in PAGES])
-def test_page_renders_offline_in_chromium(page, server, chromium):
+def test_page_renders_offline_in_chromium(page, server, browser):
     url = f"{server}/{page}.html"
     shot = SHOTS / (page.replace("/", "_") + ".png")
     shot.unlink(missing_ok=True)
-    size = "--window-size=1280,2400"
-    proc = run_chromium(chromium, url, "--dump-dom", f"--screenshot={shot}", size)
-    dom = proc.stdout
-    assert "<body" in dom, f"Chromium returned no DOM for {url}: {proc.stderr[-2000:]}"
-    if not shot.exists():                   # a Chromium that does one thing per run
-        run_chromium(chromium, url, f"--screenshot={shot}", size)
+    tab = browser.new_page(viewport={"width": 1280, "height": 2400})
+    requested: list[str] = []
+    tab.on("request", lambda r: requested.append(r.url))
+    try:
+        tab.goto(url, wait_until="load", timeout=60_000)
+        try:     # the probe writes its report once MathJax has typeset the page
+            tab.wait_for_selector("#rfda-overflow", state="attached", timeout=60_000)
+        except Exception:  # noqa: BLE001 - reported below as "the probe did not run"
+            pass
+        tab.wait_for_timeout(200)                  # let the last layout settle for the screenshot
+        dom = tab.content()
+        tab.screenshot(path=str(shot))
+    finally:
+        tab.close()
+    assert "<body" in dom, f"Chromium returned no DOM for {url}"
     wide = OVERFLOW.search(dom)
     dom = OVERFLOW.sub("", dom).replace(PROBE.decode()[:-len("</body>")], "")
     problems = check_dom(dom)
@@ -272,4 +283,6 @@ def test_page_renders_offline_in_chromium(page, server, chromium):
                         + html.unescape(wide.group(1)))
     problems += [f"loads {u} from the network" for u in remote_resources(dom)
                  if not u.startswith(server)]
+    problems += [f"requested {u} from the network" for u in requested
+                 if not (u.startswith(server) or u.startswith(("data:", "blob:", "about:")))]
     assert not problems, f"{page}: " + " | ".join(problems)

@@ -155,17 +155,43 @@ def test_citations_read_author_year_in_jupyterlab(editions):
     assert _student(editions, "dae.ipynb").cells[0].source.startswith(ed.FRONT_MATTER)
 
 
-@pytest.mark.parametrize("name", [p.name for p in SOURCES], ids=lambda n: n[:-6])
-def test_student_notebook_runs_under_nbval(editions, name):
-    """nbval (lax) over the unsolved notebook a student receives."""
+@pytest.fixture(scope="module")
+def student_nbval(editions):
+    """nbval (lax) over every student notebook in ONE pytest run (one start-up, not one per
+    notebook); its JUnit report gives each cell's outcome, read per notebook below."""
+    import xml.etree.ElementTree as ET
+
+    report = editions.student / "nbval-report.xml"
+    names = [p.name for p in SOURCES]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
-                           "--nbval-lax", "--nbval-current-env", name],
-                          cwd=editions.student, capture_output=True, text=True, timeout=600)
-    tail = proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert proc.returncode == 0, tail
-    m = re.search(r"(\d+) passed", proc.stdout)
-    assert m and int(m.group(1)) > 0, tail
-    print(f"{name}: nbval {m.group(1)} cells passed")
+                           "--nbval-lax", "--nbval-current-env", f"--junitxml={report}", *names],
+                          cwd=editions.student, capture_output=True, text=True, timeout=1200)
+    cells: dict[str, list[tuple[str, str]]] = {n: [] for n in names}
+    if report.exists():
+        for case in ET.parse(report).iter("testcase"):
+            cls = case.get("classname") or ""          # "<dotted folders>.<name>.ipynb"
+            key = cls[:-len(".ipynb")].split(".")[-1] + ".ipynb" if cls.endswith(".ipynb") else None
+            bad = case.find("failure") if case.find("failure") is not None else case.find("error")
+            if key in cells:
+                cells[key].append((case.get("name"), "" if bad is None else (bad.get("message") or "")[:2000]))
+    return proc, cells
+
+
+@pytest.mark.parametrize("name", [p.name for p in SOURCES], ids=lambda n: n[:-6])
+def test_student_notebook_runs_under_nbval(student_nbval, name):
+    """nbval (lax) over the unsolved notebook a student receives: every cell runs."""
+    proc, cells = student_nbval
+    tail = proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert cells[name], f"nbval reported no cell of {name}:\n{tail}"
+    failed = [(cell, msg) for cell, msg in cells[name] if msg]
+    assert not failed, f"{name}: {len(failed)} cell(s) failed, first {failed[0][0]}: {failed[0][1]}"
+    print(f"{name}: nbval {len(cells[name])} cells passed")
+
+
+def test_student_nbval_run_passed_as_a_whole(student_nbval):
+    proc, cells = student_nbval
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert sum(map(len, cells.values())) > 200
 
 
 def test_source_notebooks_are_valid_json():

@@ -39,7 +39,7 @@ pytestmark = pytest.mark.xdist_group("editions")
 SHOTS = ROOT / "_build" / "screenshots" / "jupyterlab"
 # one chapter per part, and the ones with most MyST (roles, exercise blocks, tagged equations);
 # the static checks of tests/test_editions.py cover every chapter's text
-CHAPTERS = ["rotations", "dae", "general_tree", "kane", "closed_loops", "humanoid"]
+CHAPTERS = ["rotations", "general_tree", "kane"]
 assert set(CHAPTERS) <= {n[:-6] for n in toc_notebooks()}
 
 # JupyterLab user settings: every cell attached to the DOM (no windowing), no news or update
