@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .questions import question
+from .slips import slip
 
 __all__: list = []
 
@@ -62,3 +63,96 @@ def _jointed_eight_body(revolute=(1, 3, 5, 6)):
 def _ex_kane_count():
     mixed = _jointed_eight_body()
     return (mixed.n_vel - mixed.n_constraints, mixed.n_vel + mixed.n_constraints)
+
+
+# ----------------------------------------------------------------------------- ex-kane-A: [A] of eq. (40)
+
+def _random_kane_state(sys8, rng: np.random.Generator):
+    """A random state of the eight-body tree: unit relative Euler parameters, offsets, speeds."""
+    N = sys8.N
+    eps = rng.normal(size=(N, 4))
+    eps /= np.linalg.norm(eps, axis=1, keepdims=True)
+    s = 0.1 * rng.normal(size=(N, 3))
+    x = np.concatenate([eps.ravel(), s.ravel()])
+    y = rng.normal(size=6 * N)
+    return x, y
+
+
+def _dense(blocks: dict, N: int) -> np.ndarray:
+    out = np.zeros((3, 6 * N))
+    for b, B in blocks.items():
+        out[:, 3 * b:3 * b + 3] = B
+    return out
+
+
+def _mass_matrix_case(rng: np.random.Generator, i: int):
+    from .. import kane
+    from . import Case
+
+    sys8 = kane.eight_body()
+    N = sys8.N
+    x, y = (sys8.x0, sys8.y0) if i == 0 else _random_kane_state(sys8, rng)
+    kin = kane.kinematics(sys8, x, y)
+    VG = [_dense(kin.VG[k], N) for k in range(N)]
+    W = [_dense(kin.W[k], N) for k in range(N)]
+    masses, inertias = [float(m) for m in sys8.mass], [np.array(I, float) for I in sys8.inertia]
+    A = kane.mass_matrix_and_forcing(sys8, x, y)[0]
+    trans = sum(m * V.T @ V for m, V in zip(masses, VG))
+    rot = sum(Wk.T @ I @ Wk for I, Wk in zip(inertias, W))
+    wrong = ((rot, "the translational term m_K [v'_G,y]^T [v'_G,y] of eq. (40) is missing"),
+             (trans, "the rotational term [omega'_y]^T [I'] [omega'_y] of eq. (40) is missing"),
+             (trans + sum(m * Wk.T @ I @ Wk for m, I, Wk in zip(masses, inertias, W)),
+              "the mass m_K multiplies the translational term only; the rotational term carries "
+              "the inertia [I'_G] alone"),
+             (trans + sum(Wk.T @ (np.trace(I) * np.eye(3) - I) @ Wk for I, Wk in zip(inertias, W)),
+              "use the central inertia matrix [I'_G] itself (not tr(I) 1 - I)"))
+    what = "the notes' initial state" if i == 0 else "a random state"
+    return Case((masses, inertias, VG, W), f"the eight-body tree at {what}: 8 masses, 8 3x3 inertias, "
+                "8 3x48 partial velocities and 8 3x48 partial angular velocities", A, wrong)
+
+
+def check_kane_mass_matrix(student_fn, *, n_cases: int = 10, seed: int = 2026):
+    """Check ``student_fn(masses, inertias, VG, W) -> A``, the generalized mass matrix of eq. (40)
+    of the Kane notes, from each body's mass ``masses[K]``, central inertia ``inertias[K]`` (3x3,
+    body axes), partial velocities of its mass centre ``VG[K]`` and partial angular velocities
+    ``W[K]`` (both 3 x 6N, body-K components, as dense matrices).
+
+    Reference: :func:`rfda_teach.kane.mass_matrix_and_forcing` on the eight-body tree at its
+    initial state and at random states.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def stub(masses, inertias, VG, W):
+    ...     raise NotImplementedError
+    >>> check_kane_mass_matrix(stub).passed
+    check_kane_mass_matrix: not implemented yet (fill in the function and run this cell again)
+    False
+    >>> r = check_kane_mass_matrix(lambda m, I, V, W: sum(Wk.T @ Ik @ Wk for Ik, Wk in zip(I, W)))
+    check_kane_mass_matrix: not yet, case 1 of 10 (the eight-body tree at the notes' initial state: 8 masses, 8 3x3 inertias, 8 3x48 partial velocities and 8 3x48 partial angular velocities): the translational term m_K [v'_G,y]^T [v'_G,y] of eq. (40) is missing
+    """
+    from . import _options, run_cases
+
+    name = "check_kane_mass_matrix"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    rng = np.random.default_rng(seed)
+    return run_cases(name, student_fn, [_mass_matrix_case(rng, i) for i in range(n_cases)])
+
+
+__all__ += ["check_kane_mass_matrix"]
+CHECKERS["kane_mass_matrix"] = check_kane_mass_matrix
+
+
+@slip("check_kane_mass_matrix", "the rotational term left out", hint="rotational term")
+def _slip_no_rotation(masses, inertias, VG, W):
+    return sum(m * V.T @ V for m, V in zip(masses, VG))
+
+
+@slip("check_kane_mass_matrix", "the mass multiplied into the rotational term", hint="mass m_K multiplies")
+def _slip_mass_in_rotation(masses, inertias, VG, W):
+    return sum(m * (V.T @ V + Wk.T @ I @ Wk) for m, I, V, Wk in zip(masses, inertias, VG, W))
+
+
+@slip("check_kane_mass_matrix", "V V^T instead of V^T V", hint="shape")
+def _slip_outer(masses, inertias, VG, W):
+    return sum(m * V @ V.T + Wk @ Wk.T for m, V, Wk in zip(masses, VG, W))
