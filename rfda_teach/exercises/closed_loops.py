@@ -18,6 +18,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .questions import question
+from .slips import slip
 
 __all__: list = []
 
@@ -65,3 +66,260 @@ def _vertical_bar_when_singular(model=None, singular_set=("q1", "q2", "q5"), ste
                   "bar has both joint points of (a) at its ends?")])
 def _ex_rcr_never():
     return _vertical_bar_when_singular()
+
+
+# ----------------------------------------------------------------------------- ex-rcr-At: A_t of one joint
+
+def _rot90(v) -> np.ndarray:
+    """v turned by +90 degrees: (-v_y, v_x)."""
+    return np.array([-v[1], v[0]])
+
+
+def _second_derivative(path, h: float = 0.02) -> np.ndarray:
+    """d^2/dt^2 of ``path(t)`` at t = 0 by the central nine-point stencil (error of order h^8)."""
+    c = np.array([-1 / 560, 8 / 315, -1 / 5, 8 / 5, -205 / 72, 8 / 5, -1 / 5, 8 / 315, -1 / 560])
+    return sum(ci * np.asarray(path((i - 4) * h)) for i, ci in enumerate(c)) / h ** 2
+
+
+def _remainder_reference(kind, At_p, w_p, c_p, c_k, u_k, axis) -> np.ndarray:
+    """A_t^k from the motion itself: the parent turns at the constant rate w_p about its fixed
+    mass centre, the joint rate u_k is constant (u-dot = 0), and the child's mass centre is
+    differentiated twice in time; the parent's own remainder is moved to c_k by
+    :func:`rfda_teach.rcr.shift_T`.  Independent of the closed form of the chapter."""
+    from .. import rcr
+
+    def turn(a):
+        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    if kind == "revolute":
+        o = np.asarray(axis, float)
+
+        def path(t):                   # joint point on the parent, child turning at w_p + u_k
+            return c_p + turn(w_p * t) @ (o - c_p) + turn((w_p + u_k) * t) @ (c_k - o)
+    else:
+        e = np.asarray(axis, float)
+
+        def path(t):                   # slider along e, e fixed in the turning parent
+            return c_p + turn(w_p * t) @ ((c_k - c_p) + u_k * t * e)
+    own = np.r_[0.0, _second_derivative(path)]   # the angular part: omega_k is constant
+    return rcr.shift_T(c_k - c_p) @ At_p + own
+
+
+def _remainder_cases(n_cases: int, seed: int) -> list:
+    from . import Case
+    from .. import rcr
+
+    rng = np.random.default_rng(seed)
+    cases = []
+    for i in range(n_cases):
+        kind = ("revolute", "prismatic")[i % 2]
+        At_p = rng.uniform(-2, 2, 3)
+        w_p, u_k = rng.uniform(0.5, 2.5) * rng.choice([-1, 1]), rng.uniform(0.5, 2.5) * rng.choice([-1, 1])
+        c_p, c_k = rng.uniform(-1, 1, 2), rng.uniform(-1, 1, 2)
+        if kind == "revolute":
+            axis = rng.uniform(-1, 1, 2)                          # the joint point o_k
+        else:
+            a = rng.uniform(-np.pi, np.pi)
+            axis = np.array([np.cos(a), np.sin(a)])               # the unit vector e
+        ref = _remainder_reference(kind, At_p, w_p, c_p, c_k, u_k, axis)
+        shifted = rcr.shift_T(c_k - c_p) @ At_p
+        unshifted = ((At_p + ref - shifted),
+                     "shift the parent's remainder to the child's mass centre first: the "
+                     "recursion starts from (S^k)^T A_t^p")
+        if kind == "revolute":
+            o = axis
+            wrong = ((ref + np.r_[0.0, w_p ** 2 * (o - c_p)],
+                      "the parent's centripetal term -omega_p^2 (o_k - c_p) is missing: the joint "
+                      "point o_k rides on the turning parent"),
+                     (ref + np.r_[0.0, ((w_p + u_k) ** 2 - u_k ** 2) * (c_k - o)],
+                      "omega_k is the child's absolute angular velocity omega_p + u_k, not the "
+                      "joint rate u_k"),
+                     (ref + np.r_[0.0, (w_p ** 2 - (w_p + u_k) ** 2) * (c_k - o)
+                                  + w_p ** 2 * (o - c_p)],
+                      "a revolute child turns about its joint point o_k at omega_k: its term is "
+                      "-omega_k^2 (c_k - o_k), the parent's is -omega_p^2 (o_k - c_p)"),
+                     unshifted)
+        else:
+            e = axis
+            cor = 2.0 * w_p * u_k * _rot90(e)
+            wrong = ((ref + np.r_[0.0, w_p ** 2 * (c_k - c_p)],
+                      "the parent's centripetal term -omega_p^2 (c_k - c_p) is missing: the "
+                      "slider rides on the turning parent"),
+                     (ref - np.r_[0.0, cor / 2],
+                      "the Coriolis term of a slider is 2 omega_p u_k e_perp: the factor 2 is "
+                      "missing (one half from the turning rail, one from the moving point on it)"),
+                     (ref - np.r_[0.0, 2 * cor],
+                      "e_perp = (-e_y, e_x) is e turned by +90 degrees (counter-clockwise), "
+                      "not (e_y, -e_x)"),
+                     (ref - np.r_[0.0, cor],
+                      "a slider on a turning parent has a Coriolis term 2 omega_p u_k e_perp"),
+                     unshifted)
+        what = ("revolute: kind str, At_p shape (3,), w_p float, c_p (2,), c_k (2,), u_k float, "
+                "axis = joint point o_k (2,)" if kind == "revolute" else
+                "prismatic: kind str, At_p shape (3,), w_p float, c_p (2,), c_k (2,), u_k float, "
+                "axis = unit vector e (2,)")
+        cases.append(Case((kind, At_p, float(w_p), c_p, c_k, float(u_k), axis), what, ref, wrong))
+    return cases
+
+
+def check_acceleration_remainder(student_fn, *, n_cases: int = 40, seed: int = 2026):  # N_CASES, SEED
+    """Check ``student_fn(kind, At_p, w_p, c_p, c_k, u_k, axis) -> A_t^k`` (shape (3,), the
+    order (angular, x, y)): the velocity-product remainder of C&A eq. (2) of a body ``k`` on a
+    planar ``kind = "revolute"`` joint (``axis`` is the joint point o_k) or ``"prismatic"`` joint
+    (``axis`` is the unit vector e of the slide, fixed in the parent), from the parent's
+    remainder ``At_p``, its angular velocity ``w_p``, both mass centres and the joint rate.
+
+    Reference: the child's mass centre differentiated twice in time (nine-point stencil) in
+    the motion with u-dot = 0 and the parent turning at ``w_p``, plus the parent's remainder
+    shifted by :func:`rfda_teach.rcr.shift_T`.
+
+    Examples
+    --------
+    >>> def stub(kind, At_p, w_p, c_p, c_k, u_k, axis):
+    ...     raise NotImplementedError
+    >>> check_acceleration_remainder(stub).passed
+    check_acceleration_remainder: not implemented yet (fill in the function and run this cell again)
+    False
+    """
+    from . import _options, run_cases
+
+    name = "check_acceleration_remainder"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    return run_cases(name, student_fn, _remainder_cases(n_cases, seed))
+
+
+__all__ += ["check_acceleration_remainder"]
+CHECKERS["acceleration_remainder"] = check_acceleration_remainder
+
+
+def _remainder_with(kind, At_p, w_p, c_p, c_k, u_k, axis, *, parent=1.0, coriolis=2.0, perp=1.0,
+                    shift=True):
+    """The closed form of the chapter with one of its terms altered (for the slips)."""
+    from .. import rcr
+
+    base = rcr.shift_T(c_k - c_p) @ At_p if shift else np.asarray(At_p, float)
+    if kind == "revolute":
+        o = np.asarray(axis)
+        own = -parent * w_p ** 2 * (o - c_p) - (w_p + u_k) ** 2 * (c_k - o)
+    else:
+        e = np.asarray(axis)
+        own = -parent * w_p ** 2 * (c_k - c_p) + coriolis * w_p * u_k * perp * _rot90(e)
+    return base + np.r_[0.0, own]
+
+
+@slip("check_acceleration_remainder", "the parent's centripetal term forgotten", hint="parent's centripetal")
+def _slip_no_parent_centripetal(*args):
+    return _remainder_with(*args, parent=0.0)
+
+
+@slip("check_acceleration_remainder", "the Coriolis factor 2 missing", hint="factor 2")
+def _slip_coriolis_half(*args):
+    return _remainder_with(*args, coriolis=1.0)
+
+
+@slip("check_acceleration_remainder", "e_perp with the wrong sign", hint="e_perp = (-e_y, e_x)")
+def _slip_perp_sign(*args):
+    return _remainder_with(*args, perp=-1.0)
+
+
+@slip("check_acceleration_remainder", "the parent's remainder not shifted", hint="shift the parent")
+def _slip_unshifted(*args):
+    return _remainder_with(*args, shift=False)
+
+
+# ----------------------------------------------------------------------------- ex-rcr-speeds: eq. (33)
+
+def _speeds_with(A, u_ind, *, project=True, symmetric=True, outward=True):
+    """Eq. (33)-(36) for the last three speeds, V_t = 0, with one step altered (for the slips)."""
+    A = np.asarray(A, float)
+    n = A.shape[1]
+    p = n - 3
+    Q, Rn, R = {}, {}, np.eye(3)
+    for k in range(n - 1, p - 1, -1):                 # inward: Q^k, R^k from R^{k+1}
+        a = A[:, k]
+        Rk1 = R if project else np.eye(3)
+        Rn[k] = Rk1
+        Q[k] = 1.0 / (a @ Rk1 @ a)
+        Ra = Rk1 @ a
+        R = Rk1 - Q[k] * (np.outer(Ra, Ra) if symmetric else np.outer(Ra, a))
+    u = np.r_[np.asarray(u_ind, float), np.zeros(3)]
+    order = range(p, n) if outward else range(n - 1, p - 1, -1)
+    for k in order:
+        u[k] = -Q[k] * (A[:, k] @ Rn[k] @ (A[:, :k] @ u[:k]))
+    return u[p:]
+
+
+def _speeds_cases(n_cases: int, seed: int) -> list:
+    from . import Case
+    from .. import rcr
+
+    rng = np.random.default_rng(seed)
+    makers = [(rcr.four_bar, "four-bar"), (lambda: rcr.loop_chain(5, seed=seed), "five-joint loop"),
+              (lambda: rcr.loop_chain(6, seed=seed + 1), "six-joint loop")]
+    cases = []
+    for i in range(n_cases):
+        make, label = makers[i % len(makers)]
+        model = make()
+        deps = tuple(model.names[d] for d in rcr.topology(model, "rcr").deps)
+        q = rcr.solve_dependents(model, model.q0 + rng.uniform(-0.05, 0.05, model.n), dependents=deps)
+        qd = rcr.dependent_velocities(model, q, rng.uniform(-1, 1, model.n), method="rcr")
+        A = rcr.closure_jacobian(model, q)
+        n = model.n
+        u_ind = qd[:n - 3]
+        args = (A, u_ind)
+        wrong = ((_speeds_with(*args, project=False),
+                  "eq. (33) projects with R^{k+1}: u_k = -Q^k a_k^T R^{k+1} [...], and Q^k of "
+                  "eq. (34) is 1 / (a_k^T R^{k+1} a_k)"),
+                 (_speeds_with(*args, symmetric=False),
+                  "R^k must stay a symmetric projector: R^{k+1} - Q^k (R^{k+1} a_k)(R^{k+1} a_k)^T, "
+                  "with R^{k+1} a_k on both sides (not a transposed factor)"),
+                 (_speeds_with(*args, outward=False),
+                  "Q^k and R^k go inward, from the last dependent; the speeds then go outward, "
+                  "from the first dependent, since eq. (33) needs every u_j with j < k"))
+        cases.append(Case(args, f"{label}: A 3x{n}, u_ind shape ({n - 3},)", qd[n - 3:], wrong))
+    return cases
+
+
+def check_dependent_speeds(student_fn, *, n_cases: int = 40, seed: int = 2026):  # N_CASES, SEED
+    """Check ``student_fn(A, u_ind) -> u_dep``: the last three speeds of a single planar loop
+    based on the ground (so V_t = 0) by eq. (33)-(36), from the closure Jacobian ``A`` (3 x n,
+    column k is a_k) and the independent speeds ``u_ind`` (the first n - 3).
+
+    Reference: :func:`rfda_teach.rcr.dependent_velocities` (method "rcr") on the four-bar and
+    on five- and six-joint loops at assembled random configurations.
+
+    Examples
+    --------
+    >>> def stub(A, u_ind):
+    ...     raise NotImplementedError
+    >>> check_dependent_speeds(stub).passed
+    check_dependent_speeds: not implemented yet (fill in the function and run this cell again)
+    False
+    >>> check_dependent_speeds(_slip_no_projector).passed  # doctest: +ELLIPSIS
+    check_dependent_speeds: not yet, case 1 of 40 (four-bar: A 3x4, u_ind shape (1,)): eq. (33) projects with R^{k+1}...
+    False
+    """
+    from . import _options, run_cases
+
+    name = "check_dependent_speeds"
+    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    return run_cases(name, student_fn, _speeds_cases(n_cases, seed))
+
+
+__all__ += ["check_dependent_speeds"]
+CHECKERS["dependent_speeds"] = check_dependent_speeds
+
+
+@slip("check_dependent_speeds", "R^{k+1} left out", hint="projects with R^{k+1}")
+def _slip_no_projector(A, u_ind):
+    return _speeds_with(A, u_ind, project=False)
+
+
+@slip("check_dependent_speeds", "a transposed projector factor", hint="symmetric projector")
+def _slip_transposed_projector(A, u_ind):
+    return _speeds_with(A, u_ind, symmetric=False)
+
+
+@slip("check_dependent_speeds", "the speeds solved inward", hint="outward")
+def _slip_inward_speeds(A, u_ind):
+    return _speeds_with(A, u_ind, outward=False)
