@@ -228,7 +228,7 @@ WRONG += [
     ("planar_shift", lambda r: planar_shift(r).T, "wrench"),
     ("planar_shift", lambda r: np.eye(3), "v_B = v_A + omega x r"),
     ("planar_inertia_shift", lambda m, J, c: np.diag([J, m, m]), "parallel-axis"),
-    ("planar_inertia_shift", lambda m, J, c: planar_shift(c) @ np.diag([J, m, m]) @ planar_shift(c).T, "S^T I S"),
+    ("planar_inertia_shift", lambda m, J, c: planar_shift(c) @ np.diag([J, m, m]) @ planar_shift(c).T, "X(c)^T I_c X(c)"),
     ("planar_inertia_shift", lambda m, J, c: planar_inertia_shift(m, J, -c), "direction of c"),
     ("lubich_contribution", lambda M, f, G, Q, g: (lubich_contribution(M, f, G, Q, g)[0],
                                                    lubich_contribution(M, f, G, Q, -g)[1]), "sign of gamma_k"),

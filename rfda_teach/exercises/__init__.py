@@ -88,8 +88,9 @@ from scipy.spatial.transform import Rotation
 from .. import _check, models
 from ..bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
 from ..errors import ModelError
+from .slips import slip
 
-__all__ = ["CheckResult", "Case", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
+__all__ = ["CheckResult", "Case", "StudentHint", "run_cases", "check_euler_rate_matrix", "check_rotation_from_euler",
            "check_angular_velocity", "check_gyroscopic_term", "check_body_mass_matrix",
            "check_prismatic_rows", "check_baumgarte_step", "check_revolute_rows", "check_planar_shift",
            "check_planar_inertia_shift", "check_lubich_contribution", "check_crba", "CHECKERS"]
@@ -163,6 +164,16 @@ class Case:
     describe: str
     expected: object
     wrong: tuple = ()
+    #: property checks ``(is_wrong(got), hint)`` tried after ``wrong``: ``got`` is the student's
+    #: answer as a tuple of arrays, ``is_wrong`` says whether it breaks a property the answer
+    #: must have (symmetric, idempotent, ...); it never compares with ``expected``
+    props: tuple = ()
+
+
+class StudentHint(Exception):
+    """Raised inside a student's call (by a checker's wrapper, e.g. when the function calls
+    ``numpy.linalg.inv`` where the text says not to invert): :func:`run_cases` reports the
+    message as the hint of that case."""
 
 
 # ----------------------------------------------------------------------------- the harness
@@ -221,7 +232,14 @@ def _generic_wrong(expected: tuple) -> list:
 def _diagnose(got: tuple, case: Case, expected: tuple, rtol: float) -> str:
     n = len(expected)
     specific = [(_as_parts(w, n), h) for w, h in case.wrong]
-    for wrong, hint in specific + _generic_wrong(expected):
+    for wrong, hint in specific:
+        if wrong is not None and _close(got, wrong, rtol):
+            return hint
+    shapes_ok = all(g.shape == e.shape and np.all(np.isfinite(g)) for g, e in zip(got, expected))
+    for is_wrong, hint in (case.props if shapes_ok else ()):
+        if is_wrong(got):
+            return hint
+    for wrong, hint in _generic_wrong(expected):
         if wrong is not None and _close(got, wrong, rtol):
             return hint
     for i, (g, e) in enumerate(zip(got, expected)):
@@ -284,6 +302,8 @@ def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTO
                                f"than {TIME_LIMIT:g} s and was stopped (an endless loop?)", n=i)
         except NotImplementedError:
             return done(False, "not implemented yet (fill in the function and run this cell again)", False, 0)
+        except StudentHint as hint:
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): {hint}", n=i)
         except Exception as exc:   # noqa: BLE001 - a student's bug is reported, not raised
             return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your function raised "
                                f"{type(exc).__name__}: {exc}", n=i)
@@ -444,6 +464,8 @@ def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
         wrong = ((np.cross(w, R @ Jp @ R.T @ w), "sign of the gyroscopic term? it is MINUS omega x (J omega)"),
                  (-np.cross(w, Jp @ w), "rotate the body-frame inertia to global axes: J = R J' R^T"),
                  (-np.cross(w, R.T @ Jp @ R @ w), "transposed rotation? J = R J' R^T (R maps body to global)"),
+                 (R.T @ f, "body vs world components? -omega' x (J' omega') with omega' = R^T omega is the "
+                           "body-frame term; the answer is in world (global) components, so rotate it back with R"),
                  (-np.cross(R @ Jp @ R.T @ w, w), "order of the cross product? -omega x (J omega)"))
         cases.append(Case((Jp, R, w), "J_body: 3x3 symmetric positive definite, R: 3x3 rotation, omega: shape "
                                       "(3,)", f, wrong))
@@ -564,6 +586,9 @@ def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
                  (solve(gamma - alpha * phi_dot - beta ** 2 * phi), "missing factor 2 in 2 alpha phi_dot?"),
                  (solve(gamma - 2 * alpha * phi_dot - beta * phi), "beta squared: the term is beta^2 phi"),
                  (solve(gamma), "the correction -2 alpha phi_dot - beta^2 phi is missing"),
+                 (solve(gamma - 2 * beta * phi_dot - alpha ** 2 * phi),
+                  "alpha and beta swapped? alpha multiplies the velocity residual (2 alpha phi_dot), "
+                  "beta the position residual (beta^2 phi)"),
                  ((ydd, -lam), "sign of lambda? eq. (7) reads M ydd + C^T lam = f"))
         cases.append(Case((M, C, f, gamma, phi, phi_dot, alpha, beta),
                           f"a {kind} tree of {n} bodies: M {M.shape[0]}x{M.shape[1]}, C {m}x{nv}, "
@@ -668,7 +693,8 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
 
     The body has mass m and central moment of inertia J; its mass centre is at A + c.  I_A acts
     on twists (omega_z, v_x, v_y) at A: the kinetic energy is 1/2 V_A^T I_A V_A and
-    I_A = S(c)^T diag(J, m, m) S(c) with S(c) = :func:`rfda_teach.rcr.shift_T` (c).
+    I_A = X(c)^T diag(J, m, m) X(c) with X(c) = :func:`rfda_teach.rcr.shift_T` (c), the shift of
+    :func:`check_planar_shift` (the chapter's letter X).
     Reference: :func:`rfda_teach.rcr.shift_T` and :func:`rfda_teach.rcr.spatial_inertia`.
     """
     from ..rcr import shift_T, spatial_inertia
@@ -681,7 +707,8 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
         Ic = spatial_inertia(Body("planar", m, J))
         S = shift_T(c)
         I_A = S.T @ Ic @ S
-        wrong = ((S @ Ic @ S.T, "S^T I S, not S I S^T: the energy is 1/2 V_c^T I_c V_c with V_c = S V_A"),
+        wrong = ((S @ Ic @ S.T, "X(c)^T I_c X(c), not X I X^T: the energy is 1/2 V_c^T I_c V_c with "
+                                "V_c = X(c) V_A"),
                  (shift_T(-c).T @ Ic @ shift_T(-c), "direction of c? c points from A to the mass centre"),
                  (Ic, "the inertia about A is not the central one: add the parallel-axis terms"),
                  (I_A - np.diag([2 * m * (c @ c), 0, 0]), "parallel axis: I_A[0, 0] = J + m |c|^2"))
@@ -734,13 +761,18 @@ def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int =
 
         dM, df = contrib(Mh, fh)
         W = G @ np.linalg.solve(Mh, G.T)
+
+        def contrib_W(W_, M=Mh, f=fh, gamma=g):
+            return Q.T @ np.linalg.solve(W_, Q), Q.T @ np.linalg.solve(W_, gamma - G @ np.linalg.solve(M, f))
         wrong = [((dM, Q.T @ np.linalg.solve(W, -g - G @ np.linalg.solve(Mh, fh))),
                   "sign of gamma_k in eq. (10)? it is gamma_k - G_k M_hat_k^-1 f_hat_k"),
                  ((dM, Q.T @ np.linalg.solve(W, G @ np.linalg.solve(Mh, fh) - g)),
                   "sign of the force term: eq. (10) adds Q_k^T W^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k)"),
                  ((Q.T @ W @ Q, Q.T @ W @ (g - G @ np.linalg.solve(Mh, fh))),
                   "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1"),
-                 ((Q.T @ W @ Q, df), "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1")]
+                 ((Q.T @ W @ Q, df), "invert W_k = G_k M_hat_k^-1 G_k^T: eq. (9) has (G_k M_hat_k^-1 G_k^T)^-1"),
+                 (contrib_W(G @ Mh @ G.T), "W_k = G_k M_hat_k^-1 G_k^T holds the INVERSE of M_hat_k "
+                                           "(the child's mobility), not M_hat_k itself")]
         if not np.allclose(fh, tr.f[k]):
             wrong.insert(0, (contrib(Mh, tr.f[k]), "f_hat_k, not f_k: the child's own subtree is "
                                                     "already in f_hat_k"))
@@ -774,9 +806,36 @@ def _crba_case(system, seed: int) -> Case:
         no_composite[sl, sl] = H[k].T @ M[k] @ H[k]
         diag_only[sl, sl] = Mq[sl, sl]
     kinds = "-".join(jt.type for jt in system.joints)
-    wrong = ((no_composite, "the diagonal block needs the composite inertia I_k of the whole subtree, not M_k"),
+    wrong = ((_crba_blocks(M, B, H, outer=True),
+              "B_k^T I_k B_k, not B_k I_k B_k^T: the child's composite inertia reaches the parent as "
+              "B_k^T I_k B_k (and F = I_k H_k is carried up with B^T)"),
+             (no_composite, "the diagonal block needs the composite inertia I_k of the whole subtree, not M_k"),
              (diag_only, "the off-diagonal blocks are missing: carry F = I_k H_k up the chain with B^T"))
     return Case(([m.copy() for m in M], B, H), f"a chain of {system.n} {system.kind} bodies ({kinds})", Mq, wrong)
+
+
+def _crba_blocks(M, B, H, *, outer: bool = False) -> np.ndarray:
+    """The CRBA of a chain from M_k, B_k, H_k; ``outer=True`` makes the slip B I B^T for
+    B^T I B (in the composite inertia and in carrying F up the chain)."""
+    n = len(M)
+    off = np.cumsum([0] + [h.shape[1] for h in H])
+    Ic = [np.array(m, dtype=float) for m in M]
+
+    def up(b, x):
+        return b @ x if outer else b.T @ x
+    for k in range(n - 1, 0, -1):
+        Ic[k - 1] = Ic[k - 1] + (B[k] @ Ic[k] @ B[k].T if outer else B[k].T @ Ic[k] @ B[k])
+    Mq = np.zeros((off[-1], off[-1]))
+    for k in range(n):
+        F = Ic[k] @ H[k]
+        sk = slice(off[k], off[k + 1])
+        Mq[sk, sk] = H[k].T @ F
+        for i in range(k, 0, -1):
+            F = up(B[i], F)
+            si = slice(off[i - 1], off[i])
+            Mq[si, sk] = H[i - 1].T @ F
+            Mq[sk, si] = Mq[si, sk].T
+    return Mq
 
 
 def check_crba(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
@@ -838,11 +897,14 @@ def _kane_partials_case(rng: np.random.Generator, i: int) -> Case:
                              rng.normal(size=(N, 3)), np.zeros(3), x, y)
     kin = kane.kinematics(system, x, y)
 
-    def rows(R, identity=True, carry=True):
+    def rows(R, identity=True, carry=True, reversed_order=False):
         out = np.zeros((N, 3, 3 * N))
         for K in range(N):
             J = L[K] - 1
-            if J >= 0:
+            if J >= 0 and reversed_order:
+                for b in range(N):
+                    out[K][:, 3 * b:3 * b + 3] = out[J][:, 3 * b:3 * b + 3] @ R[K]
+            elif J >= 0:
                 out[K] = R[K] @ out[J] if carry else 0.0
                 if not carry:
                     out[K][:, 3 * J:3 * J + 3] = R[K]
@@ -856,7 +918,10 @@ def _kane_partials_case(rng: np.random.Generator, i: int) -> Case:
         for b, B in kin.W[K].items():
             dense[:, 3 * b:3 * b + 3] = B
         assert np.allclose(dense, expected[K], atol=1e-12)
-    wrong = ((rows([R.T for R in kin.R_rel]), "[^J R_K] turns the lower body's row into body K's frame: "
+    wrong = ((rows(kin.R_rel, reversed_order=True), "order of the product: eq. (14) multiplies the lower "
+                                                    "body's row by [^J R_K] from the LEFT, [^J R_K] "
+                                                    "[^R omega'_{J,y1}]"),
+             (rows([R.T for R in kin.R_rel]), "[^J R_K] turns the lower body's row into body K's frame: "
                                               "use it, not its transpose"),
              (rows(kin.R_rel, identity=False), "body K's own block of speeds is the identity (eq. 15)"),
              (rows(kin.R_rel, carry=False), "carry the lower body's whole row, turned by [^J R_K] (eq. 14), "
@@ -921,6 +986,8 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
         sd = np.zeros(3) if k == 0 else sd
         where = "P = the centroid (s = 0)" if k == 0 else "P away from the centroid"
         M, Q = equipollent(m, J, s, sd, w, F, tau)
+        T = np.block([[np.eye(3), _skew(s)], [np.zeros((3, 3)), np.eye(3)]])
+        Mc = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])
         M_neg, Q_neg = equipollent(m, J, -s, -sd, w, F, tau)
         top = Q[:3]
         wrong = (((M_neg, Q_neg), "direction of s? s runs from the centroid to P, T^P = [[I, [s]x], [0, I]]"),
@@ -931,7 +998,8 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
                  ((M - np.block([[np.zeros((3, 3))] * 2, [np.zeros((3, 3)), 2 * m * (s @ s * np.eye(3)
                                                                                    - np.outer(s, s))]]), Q),
                   "parallel axis: the lower-right block is J + m(|s|^2 I - s s^T)"),
-                 ((M.T, Q), "transposed? M^P = T^T M^c T"))
+                 ((T @ Mc @ T.T, Q), "T^T M^c T, not T M^c T^T: M^P = (T^P)^T M^c T^P, the transposed "
+                                     "factor on the LEFT"))
         cases.append(Case((m, J, s, sd, w, F, tau),
                           f"m > 0, J: 3x3 central inertia, s, s_dot, omega, F, tau: shape (3,), {where}",
                           (M, Q), wrong))
@@ -971,9 +1039,31 @@ def _reduction_cases(n_cases: int, seed: int) -> list:
                      ((Q, Q * np.outer(R @ a, R @ a)), "R^k is what is left: subtract from R^{k+1}"))
             cases.append(Case((R.copy(), a.copy()),
                               f"{label}, elimination {step + 1} of 3: R_next 3x3, a shape (3,)",
-                              (np.array(Q), R_new), wrong))
+                              (np.array(Q), R_new), wrong, _reduction_props(R.copy(), a.copy())))
             R = R_new
     return cases[:n_cases]
+
+
+def _reduction_props(R_next: np.ndarray, a: np.ndarray) -> tuple:
+    """What R^k must be whatever Q^k is: symmetric, with R^k a = 0, a projector (R^k R^k = R^k),
+    inside R^{k+1} (R^{k+1} R^k = R^k); and Q^k > 0.  Each broken property has its own hint."""
+    tol = 1e-7
+
+    def bad(x, scale=1.0):
+        return not np.allclose(x, 0.0, atol=tol * max(1.0, scale))
+
+    return ((lambda got: bad(got[1] - got[1].T),
+             "R^k must be symmetric, like R^{k+1}: subtract Q (R^{k+1} a)(R^{k+1} a)^T, the same vector "
+             "on both sides"),
+            (lambda got: bad(got[1] @ a, np.abs(a).max()),
+             "R^k a must be zero (the step removes the direction of a): check Q^k = 1 / (a^T R^{k+1} a) "
+             "of eq. (34), whose denominator has R^{k+1} in it"),
+            (lambda got: bad(got[1] @ got[1] - got[1]),
+             "R^k must be a projector, R^k R^k = R^k: eq. (36) is R^{k+1} (U - a Q a^T R^{k+1})"),
+            (lambda got: bad(R_next @ got[1] - got[1]),
+             "R^k projects inside R^{k+1}: R^{k+1} R^k = R^k; start from R^{k+1}, not from U"),
+            (lambda got: not float(np.ravel(got[0])[0]) > 0.0,
+             "Q^k = 1 / (a^T R^{k+1} a) is positive: check eq. (34)"))
 
 
 def check_rcr_reduction_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
@@ -1133,6 +1223,12 @@ def check_constraint_jacobian(student_fn, *, n_cases: int = N_CASES, seed: int =
             if j >= 0:
                 Cs[sys.con_slices[k], sys.vel_slices[j]] = 0.0
         wrong.append((Cs, "Q_k belongs in row block k under the parent's columns P(k)"))
+        Cq = C.copy()
+        for k, j in enumerate(sys.parents):
+            if j >= 0:
+                Cq[sys.con_slices[k], sys.vel_slices[j]] *= -1.0
+        wrong.insert(0, (Cq, "sign of the Q_k block: copy Q_k as it is, +Q_k under the parent's columns "
+                             "(G_k ydot_k + Q_k ydot_P(k) = ..., eq. 3); the minus is already inside Q_k"))
         cases.append(Case((tuple(sys.parents), G, Q),
                           f"a {kind} tree of {sys.n} bodies, C {C.shape[0]}x{C.shape[1]}", C, tuple(wrong)))
     return run_cases(name, student_fn, cases)
@@ -1170,7 +1266,10 @@ def check_lubich_step2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) 
                  ((np.linalg.solve(Mh, fh), lam), "yddot_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j): "
                                                  "subtract the joint's force"),
                  (solve(np.linalg.solve(W, u - g)), "the parent's accelerations enter through "
-                                                     "Q_j yddot_P(j)"))
+                                                     "Q_j yddot_P(j)"),
+                 (solve(np.linalg.solve(W, u + g + Q @ a)), "sign of gamma_j: lam_j = W_j^-1 (G_j "
+                                                            "M_hat_j^-1 f_hat_j - gamma_j + Q_j "
+                                                            "yddot_P(j))"))
         cases.append(Case((Mh, fh, G, Q, g, a), f"a {G.shape[0]}-row joint of a {kind} tree: M_hat_j "
                                                  f"{Mh.shape[0]}x{Mh.shape[1]}, G_j {G.shape[0]}x"
                                                  f"{G.shape[1]}, Q_j {Q.shape[0]}x{Q.shape[1]}",
@@ -1185,6 +1284,28 @@ CHECKERS["lubich_step2"] = check_lubich_step2
 
 # ----------------------------------------------------------------------------- chapter: methods
 
+def _without_inverse(student_fn, hint: str) -> Callable:
+    """``student_fn`` run with numpy's and scipy's ``inv`` and ``pinv`` replaced by a function that
+    raises :class:`StudentHint` (``hint``): an explicit inverse is named, not passed."""
+    import scipy.linalg
+
+    targets = ((np.linalg, "inv"), (np.linalg, "pinv"), (scipy.linalg, "inv"), (scipy.linalg, "pinv"))
+
+    def refuse(*args, **kwargs):
+        raise StudentHint(hint)
+
+    def guarded(*args):
+        saved = [(mod, attr, getattr(mod, attr)) for mod, attr in targets]
+        try:
+            for mod, attr, _ in saved:
+                setattr(mod, attr, refuse)
+            return student_fn(*args)
+        finally:
+            for mod, attr, fn in saved:
+                setattr(mod, attr, fn)
+    return guarded
+
+
 def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M_k, E_k, D_k) -> (E~_k, D~_k)``, Method 2, eq. (42)-(44):
 
@@ -1198,6 +1319,9 @@ def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> C
     from ..system import terms
     name = "check_method_2"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
+    student_fn = _without_inverse(student_fn, "no explicit inverse: the text solves (D_k^T M_k D_k) A~_k = "
+                                              "-D_k^T M_k E_k (numpy.linalg.solve) instead of forming "
+                                              "(D_k^T M_k D_k)^-1")
     cases = []
     s = seed
     while len(cases) < n_cases:
@@ -1252,3 +1376,353 @@ for _chapter in CHAPTERS:
     __all__ += list(_mod.__all__)
     CHECKERS.update(_mod.CHECKERS)
 del _mod, _chapter
+
+
+# ----------------------------------------------------------------------------- typical slips
+# Each checker's typical mistakes, as student functions that make them (rfda_teach.exercises.slips):
+# tests/test_exercises_slips.py runs every checker on each and asserts that the hint names it.
+
+def _rate(e0, ev, sign=1.0) -> np.ndarray:
+    """1/2 E^T (sign +1, omega global) or 1/2 G^T (sign -1, omega in body components)."""
+    return 0.5 * np.column_stack([-ev, e0 * np.eye(3) + sign * _skew(ev)]).T
+
+
+@slip("check_euler_rate_matrix", "scalar part last, e = (x, y, z, w)", hint="scalar part first")
+def _slip_rate_scalar_last(e):
+    e = np.asarray(e, dtype=float)
+    return _rate(e[3], e[:3])
+
+
+@slip("check_euler_rate_matrix", "1/2 G^T: omega in body components", hint="body vs global")
+def _slip_rate_body(e):
+    e = np.asarray(e, dtype=float)
+    return _rate(e[0], e[1:], sign=-1.0)
+
+
+@slip("check_rotation_from_euler", "R^T: global to body", hint="transposed")
+def _slip_rotation_transposed(e):
+    return euler_params_to_matrix(e).T
+
+
+@slip("check_rotation_from_euler", "scalar part last, e = (x, y, z, w)", hint="scalar part first")
+def _slip_rotation_scalar_last(e):
+    e = np.asarray(e, dtype=float)
+    return _e_to_R(np.r_[e[3], e[:3]])
+
+
+def _unskew(W: np.ndarray) -> np.ndarray:
+    return np.array([W[2, 1], W[0, 2], W[1, 0]])
+
+
+@slip("check_angular_velocity", "R^T R_dot: body components", hint="body vs global")
+def _slip_omega_body(R, R_dot):
+    return _unskew(R.T @ R_dot)
+
+
+@slip("check_angular_velocity", "R R_dot^T: the sign", hint="wrong sign")
+def _slip_omega_sign(R, R_dot):
+    return _unskew(R @ R_dot.T)
+
+
+@slip("check_gyroscopic_term", "the body-frame term -omega' x (J' omega'), not rotated back",
+      hint="body vs world components")
+def _slip_gyro_body(J_body, R, omega):
+    wb = R.T @ omega
+    return -np.cross(wb, J_body @ wb)
+
+
+@slip("check_gyroscopic_term", "J' used in world axes", hint="rotate the body-frame inertia")
+def _slip_gyro_unrotated(J_body, R, omega):
+    return -np.cross(omega, J_body @ omega)
+
+
+@slip("check_gyroscopic_term", "plus omega x J omega", hint="sign of the gyroscopic term")
+def _slip_gyro_sign(J_body, R, omega):
+    return np.cross(omega, R @ J_body @ R.T @ omega)
+
+
+@slip("check_body_mass_matrix", "J' not rotated to global axes", hint="rotate the body-frame inertia")
+def _slip_mass_unrotated(body, y_i):
+    M = mass_matrix(body, y_i)
+    if body.kind == "spatial":
+        M[3:, 3:] = body.J
+    return M
+
+
+@slip("check_body_mass_matrix", "R^T J' R", hint="transposed rotation")
+def _slip_mass_transposed(body, y_i):
+    M = mass_matrix(body, y_i)
+    if body.kind == "spatial":
+        R = euler_params_to_matrix(y_i[3:])
+        M[3:, 3:] = R.T @ body.J @ R
+    return M
+
+
+def _rows(joint, *args):
+    from ..joints import evaluate
+    return evaluate(joint, "planar", *args)
+
+
+@slip("check_prismatic_rows", "gamma with the wrong sign", hint="sign of gamma_k")
+def _slip_prismatic_gamma_sign(joint, y_j, yd_j, y_k, yd_k):
+    t = _rows(joint, y_j, yd_j, y_k, yd_k)
+    return t.G, -t.gamma
+
+
+@slip("check_prismatic_rows", "gamma = 0", hint="gamma_k is not zero")
+def _slip_prismatic_gamma_zero(joint, y_j, yd_j, y_k, yd_k):
+    t = _rows(joint, y_j, yd_j, y_k, yd_k)
+    return t.G, np.zeros_like(t.gamma)
+
+
+@slip("check_revolute_rows", "G_k and Q_k swapped", hint="G_k and Q_k swapped")
+def _slip_revolute_swapped(joint, y_j, yd_j, y_k, yd_k):
+    t = _rows(joint, y_j, yd_j, y_k, yd_k)
+    return t.Q, t.G, t.gamma
+
+
+@slip("check_revolute_rows", "gamma with the wrong sign", hint="sign of gamma_k")
+def _slip_revolute_gamma_sign(joint, y_j, yd_j, y_k, yd_k):
+    t = _rows(joint, y_j, yd_j, y_k, yd_k)
+    return t.G, t.Q, -t.gamma
+
+
+@slip("check_revolute_rows", "gamma without the parent's term", hint="parent term")
+def _slip_revolute_gamma_child_only(joint, y_j, yd_j, y_k, yd_k):
+    t = _rows(joint, y_j, yd_j, y_k, yd_k)
+    return t.G, t.Q, yd_k[2] ** 2 * (_rot2(y_k[2]) @ joint.child_point)
+
+
+def _baumgarte(M, C, f, g):
+    n, m = M.shape[0], C.shape[0]
+    x = np.linalg.solve(np.block([[M, C.T], [C, np.zeros((m, m))]]), np.r_[f, g])
+    return x[:n], x[n:]
+
+
+@slip("check_baumgarte_step", "alpha and beta swapped", hint="alpha and beta swapped")
+def _slip_baumgarte_swapped(M, C, f, gamma, phi, phi_dot, alpha, beta):
+    return _baumgarte(M, C, f, gamma - 2 * beta * phi_dot - alpha ** 2 * phi)
+
+
+@slip("check_baumgarte_step", "the correction added", hint="sign of the correction")
+def _slip_baumgarte_sign(M, C, f, gamma, phi, phi_dot, alpha, beta):
+    return _baumgarte(M, C, f, gamma + 2 * alpha * phi_dot + beta ** 2 * phi)
+
+
+@slip("check_baumgarte_step", "beta not squared", hint="beta squared")
+def _slip_baumgarte_beta(M, C, f, gamma, phi, phi_dot, alpha, beta):
+    return _baumgarte(M, C, f, gamma - 2 * alpha * phi_dot - beta * phi)
+
+
+@slip("check_planar_shift", "the transpose (the wrench shift)", hint="transposed")
+def _slip_shift_transposed(r):
+    from ..rcr import shift_T
+    return shift_T(r).T
+
+
+@slip("check_planar_shift", "r from B to A", hint="direction of r")
+def _slip_shift_direction(r):
+    from ..rcr import shift_T
+    return shift_T(-np.asarray(r, dtype=float))
+
+
+def _inertia_parts(m, J, c):
+    from ..rcr import shift_T, spatial_inertia
+    return shift_T(c), spatial_inertia(Body("planar", m, J))
+
+
+@slip("check_planar_inertia_shift", "X I X^T for X^T I X", hint="X(c)^T I_c X(c)")
+def _slip_inertia_outer(m, J, c):
+    X, Ic = _inertia_parts(m, J, c)
+    return X @ Ic @ X.T
+
+
+@slip("check_planar_inertia_shift", "the central inertia (no parallel-axis terms)", hint="parallel-axis")
+def _slip_inertia_central(m, J, c):
+    return _inertia_parts(m, J, c)[1]
+
+
+@slip("check_lubich_contribution", "W = G M G^T", hint="INVERSE of M_hat_k")
+def _slip_lubich_W(M_hat_k, f_hat_k, G_k, Q_k, gamma_k):
+    W = G_k @ M_hat_k @ G_k.T
+    return (Q_k.T @ np.linalg.solve(W, Q_k),
+            Q_k.T @ np.linalg.solve(W, gamma_k - G_k @ np.linalg.solve(M_hat_k, f_hat_k)))
+
+
+@slip("check_lubich_contribution", "W not inverted", hint="invert W_k")
+def _slip_lubich_no_inverse(M_hat_k, f_hat_k, G_k, Q_k, gamma_k):
+    W = G_k @ np.linalg.solve(M_hat_k, G_k.T)
+    return Q_k.T @ W @ Q_k, Q_k.T @ np.linalg.solve(W, gamma_k - G_k @ np.linalg.solve(M_hat_k, f_hat_k))
+
+
+@slip("check_lubich_contribution", "the sign of gamma", hint="sign of gamma_k")
+def _slip_lubich_gamma(M_hat_k, f_hat_k, G_k, Q_k, gamma_k):
+    W = G_k @ np.linalg.solve(M_hat_k, G_k.T)
+    return (Q_k.T @ np.linalg.solve(W, Q_k),
+            Q_k.T @ np.linalg.solve(W, -gamma_k - G_k @ np.linalg.solve(M_hat_k, f_hat_k)))
+
+
+@slip("check_crba", "B I B^T for B^T I B", hint="B_k^T I_k B_k, not B_k I_k B_k^T")
+def _slip_crba_outer(M, B, H):
+    return _crba_blocks(M, B, H, outer=True)
+
+
+@slip("check_crba", "M_k for the composite inertia", hint="composite inertia")
+def _slip_crba_no_composite(M, B, H):
+    Mq = _crba_blocks(M, B, H)
+    off = np.cumsum([0] + [h.shape[1] for h in H])
+    for k in range(len(M)):
+        sl = slice(off[k], off[k + 1])
+        Mq[sl, sl] = H[k].T @ M[k] @ H[k]
+    return Mq
+
+
+def _kane_rows(L, R_rel, reversed_order=False, transposed=False):
+    N = len(L)
+    W = np.zeros((N, 3, 3 * N))
+    for K in range(N):
+        J = L[K] - 1
+        R = R_rel[K].T if transposed else R_rel[K]
+        if J >= 0:
+            W[K] = (np.hstack([W[J][:, 3 * b:3 * b + 3] @ R for b in range(N)]) if reversed_order
+                    else R @ W[J])
+        W[K][:, 3 * K:3 * K + 3] = np.eye(3)
+    return W
+
+
+@slip("check_kane_partial_angular_velocities", "the lower body's row times [^J R_K] (reversed order)",
+      hint="order of the product")
+def _slip_kane_reversed(L, R_rel):
+    return _kane_rows(L, R_rel, reversed_order=True)
+
+
+@slip("check_kane_partial_angular_velocities", "[^J R_K]^T", hint="not its transpose")
+def _slip_kane_transposed(L, R_rel):
+    return _kane_rows(L, R_rel, transposed=True)
+
+
+def _equipollent_T(s):
+    return np.block([[np.eye(3), _skew(s)], [np.zeros((3, 3)), np.eye(3)]])
+
+
+@slip("check_equipollent", "T M^c T^T for T^T M^c T", hint="T^T M^c T, not T M^c T^T")
+def _slip_equipollent_outer(m, J, s, s_dot, omega, F, tau):
+    from ..refpoint import equipollent
+    T = _equipollent_T(s)
+    Mc = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])
+    return T @ Mc @ T.T, equipollent(m, J, s, s_dot, omega, F, tau)[1]
+
+
+@slip("check_equipollent", "s from P to the centroid", hint="direction of s")
+def _slip_equipollent_direction(m, J, s, s_dot, omega, F, tau):
+    from ..refpoint import equipollent
+    return equipollent(m, J, -s, -s_dot, omega, F, tau)
+
+
+@slip("check_equipollent", "the Tdot Y term left out", hint="Tdot Y^P")
+def _slip_equipollent_no_tdot(m, J, s, s_dot, omega, F, tau):
+    from ..refpoint import equipollent
+    return equipollent(m, J, s, 0 * s_dot, omega, F, tau)
+
+
+@slip("check_rcr_reduction_step", "Q = 1 / (a^T a), used in R too", hint="denominator has R^{k+1}")
+def _slip_rcr_Q(R_next, a):
+    Ra = R_next @ a
+    Q = 1.0 / (a @ a)
+    return Q, R_next - Q * np.outer(Ra, Ra)
+
+
+@slip("check_rcr_reduction_step", "R = R_next - Q (R_next a) a^T, not symmetric", hint="must be symmetric")
+def _slip_rcr_asymmetric(R_next, a):
+    Ra = R_next @ a
+    Q = 1.0 / (a @ Ra)
+    return Q, R_next - Q * np.outer(Ra, a)
+
+
+@slip("check_rcr_reduction_step", "project with a, not with R_next a", hint="project with R^{k+1} a")
+def _slip_rcr_with_a(R_next, a):
+    Q = 1.0 / (a @ R_next @ a)
+    return Q, R_next - Q * np.outer(a, a)
+
+
+def _free_flyer(quat, c, v, *, transposed=False, rotate=True):
+    R = Rotation.from_quat(np.asarray(quat, dtype=float)).as_matrix()
+    R = R.T if transposed else R
+    lin = np.asarray(v[:3]) + np.cross(v[3:], c)
+    return np.r_[R @ lin, R @ v[3:]] if rotate else np.r_[lin, v[3:]]
+
+
+@slip("check_free_flyer_ydot", "R^T for R", hint="R, not R^T")
+def _slip_free_flyer_transposed(quat, c, v):
+    return _free_flyer(quat, c, v, transposed=True)
+
+
+@slip("check_free_flyer_ydot", "base axes, not rotated", hint="rotate it to world axes")
+def _slip_free_flyer_base(quat, c, v):
+    return _free_flyer(quat, c, v, rotate=False)
+
+
+@slip("check_velocity_transformation", "the shift from p_j to p_i", hint="direction of the shift")
+def _slip_vt_direction(p_i, p_j, r_j, Bw):
+    from ..refpoint import velocity_transformation
+    return velocity_transformation(p_j, p_i, r_j, Bw)
+
+
+@slip("check_velocity_transformation", "B_j1 transposed", hint="transposed B_j1")
+def _slip_vt_transposed(p_i, p_j, r_j, Bw):
+    from ..refpoint import velocity_transformation
+    B1, B2 = velocity_transformation(p_i, p_j, r_j, Bw)
+    return B1.T, B2
+
+
+def _jacobian(parents, G, Q, q_sign=1.0, with_Q=True):
+    rows = np.cumsum([0] + [g.shape[0] for g in G])
+    cols = np.cumsum([0] + [g.shape[1] for g in G])
+    C = np.zeros((rows[-1], cols[-1]))
+    for k, j in enumerate(parents):
+        C[rows[k]:rows[k + 1], cols[k]:cols[k + 1]] = G[k]
+        if j >= 0 and with_Q:
+            C[rows[k]:rows[k + 1], cols[j]:cols[j + 1]] = q_sign * np.asarray(Q[k])
+    return C
+
+
+@slip("check_constraint_jacobian", "-Q_k under the parent", hint="sign of the Q_k block")
+def _slip_jacobian_q_sign(parents, G, Q):
+    return _jacobian(parents, G, Q, q_sign=-1.0)
+
+
+@slip("check_constraint_jacobian", "the Q_k blocks left out", hint="Q_k belongs in row block k")
+def _slip_jacobian_no_q(parents, G, Q):
+    return _jacobian(parents, G, Q, with_Q=False)
+
+
+def _step2(M_hat_j, f_hat_j, G_j, Q_j, gamma_j, ydd_parent, g_sign=1.0, p_sign=1.0, lam_sign=1.0):
+    W = G_j @ np.linalg.solve(M_hat_j, G_j.T)
+    lam = np.linalg.solve(W, G_j @ np.linalg.solve(M_hat_j, f_hat_j) - g_sign * gamma_j
+                          + p_sign * Q_j @ ydd_parent)
+    return np.linalg.solve(M_hat_j, f_hat_j - lam_sign * G_j.T @ lam), lam_sign * lam
+
+
+@slip("check_lubich_step2", "+gamma_j", hint="sign of gamma_j")
+def _slip_step2_gamma(*args):
+    return _step2(*args, g_sign=-1.0)
+
+
+@slip("check_lubich_step2", "-Q_j ydd_parent", hint="the parent's term")
+def _slip_step2_parent(*args):
+    return _step2(*args, p_sign=-1.0)
+
+
+@slip("check_lubich_step2", "the sign of lam_j", hint="sign of lam_j")
+def _slip_step2_lam(*args):
+    return _step2(*args, lam_sign=-1.0)
+
+
+@slip("check_method_2", "an explicit inverse of D^T M D", hint="no explicit inverse")
+def _slip_method2_inverse(M, E, D):
+    return E - D @ np.linalg.inv(D.T @ M @ D) @ (D.T @ M @ E), D
+
+
+@slip("check_method_2", "+(D^T M D)^-1 D^T M E", hint="sign of A~")
+def _slip_method2_sign(M, E, D):
+    return E + D @ np.linalg.solve(D.T @ M @ D, D.T @ M @ E), D

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import N_CASES, SEED, Case, _options, run_cases
 from .questions import question
+from .slips import slip
 
 __all__ = ["check_child_map"]
 
@@ -120,3 +121,16 @@ def _ex_fs_three():
 
     three = three_sliders()
     return co.rfda_coordinates(three, models.random_state(three, seed=1))[0].T
+
+
+# ----------------------------------------------------------------------------- typical slips
+
+@slip("check_child_map", "t t^T, the projector onto the rail", hint="rail direction t")
+def _slip_child_map_along(angle):
+    t = np.array([np.cos(angle), np.sin(angle)])
+    return np.outer(t, t)
+
+
+@slip("check_child_map", "the identity", hint="projector of rank one")
+def _slip_child_map_identity(angle):
+    return np.eye(2)

@@ -18,6 +18,7 @@ import scipy.linalg
 
 from . import Case, N_CASES, SEED, _options, run_cases
 from .questions import question
+from .slips import slip
 
 __all__: list = ["check_subtree_step"]
 
@@ -26,29 +27,44 @@ CHECKERS: dict = {}
 
 
 def _step(M_j, children, *, weighted=True, own_lambda=True, lambda_first=False,
-          with_children=True):
-    """One induction step, eq. (51)-(57), with Method 2; the flags make typical mistakes."""
+          with_children=True, S_sign=-1.0, maps=False):
+    """One induction step, eq. (51)-(57), with Method 2; the flags make typical mistakes.
+    ``maps=True`` also returns the child maps E~_k S_k stacked child by child."""
     from ..coordinates import S_a, method_2, null_space_E_D
     M_hat = np.array(M_j, dtype=float)
-    blocks = []
+    blocks, ES = [], []
     for M_k, G_k, Q_k, D_k, Lam_k in children:
         E_k = null_space_E_D(G_k)[0]
         if weighted:
             Et = method_2(M_k, E_k, D_k)[0]                   # condition 2 with M_hat_k
         else:
             Et = E_k                                           # condition 2 ignored
-        S = S_a(G_k, Q_k, Et)[0]                               # eq. (53)
+        S = S_a(G_k, Q_k, Et)[0] * -S_sign                     # eq. (53)
+        ES.append(Et @ S)
         if with_children:
             M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S        # eq. (57)
         own = [D_k.T @ M_k @ D_k]                              # M~_kf of eq. (54)
         if own_lambda:
             own = [Lam_k] + own if lambda_first else own + [Lam_k]
         blocks += own
-    return M_hat, scipy.linalg.block_diag(*blocks) if blocks else np.zeros((0, 0))
+    Lam = scipy.linalg.block_diag(*blocks) if blocks else np.zeros((0, 0))
+    return (M_hat, Lam, np.vstack(ES)) if maps else (M_hat, Lam)
+
+
+def _with_maps(student_fn):
+    """The student's ``(M_hat_j, Lambda_j)`` completed with the reference maps E~_k S_k (so a
+    two-result solution is checked as before); a three-result one is passed on unchanged."""
+    def fn(M_j, children):
+        out = student_fn(M_j, children)
+        if isinstance(out, (tuple, list)) and len(out) == 2:
+            return (out[0], out[1], _step(M_j, children, maps=True)[2])
+        return out
+    return fn
 
 
 def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
-    """Check ``student_fn(M_j, children) -> (M_hat_j, Lambda_j)``, one step of §6's induction.
+    """Check ``student_fn(M_j, children) -> (M_hat_j, Lambda_j)`` or ``(M_hat_j, Lambda_j, ES_j)``,
+    one step of §6's induction.
 
     ``children`` is a list with one tuple ``(M_hat_k, G_k, Q_k, D_k, Lambda_k)`` per child k
     of node j: the child's block of eq. (50), its joint rows of eq. (49), a basis ``D_k`` of
@@ -60,7 +76,10 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
                    (D~_k^T M_hat_k D~_k, Lambda_k),
 
     with E~_k satisfying conditions 1 and 2 of §5.1 for M_hat_k (eq. 51) and
-    S_k = -(G_k E~_k)^-1 Q_k (eq. 53).  The cases are the non-leaf nodes of random planar
+    S_k = -(G_k E~_k)^-1 Q_k (eq. 53).  M_hat_j holds S_k twice, so a sign slip in S_k cannot
+    show in it: a third result ``ES_j = np.vstack([E~_k @ S_k for each child k])`` (the motion
+    of each child driven by body j, independent of the choice of E~_k) is checked too when the
+    function returns it.  The cases are the non-leaf nodes of random planar
     and spatial trees; the reference is :func:`rfda_teach.coordinates.rfda_coordinates`.
 
     Examples
@@ -96,8 +115,10 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
                 D_k = appendix_a(jt.G, jt.G_d)[1]
                 children.append((nodes[k].M_hat, jt.G, jt.Q, D_k, nodes[k].Lambda))
             M_j = tr.M[j]
-            expected = (nodes[j].M_hat, nodes[j].Lambda)
-            wrong = []
+            ES = _step(M_j, children, maps=True)[2]
+            expected = (nodes[j].M_hat, nodes[j].Lambda, ES)
+            wrong = [((expected[0], expected[1], -ES), "sign of S_k: eq. (53) has S_k = -(G_k E~_k)^-1 "
+                                                      "Q_k, so the child follows body j (E~_k S_k)")]
             for flags, hint in (
                     (dict(weighted=False),
                      "condition 2 must hold with M_hat_k: E~_k needs D~_k^T M_hat_k E~_k = 0 (eq. 51)"),
@@ -108,16 +129,16 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
                      "Lambda_k"),
                     (dict(with_children=False),
                      "M_hat_j adds S_k^T M~_kc S_k for every child k (eq. 57)")):
-                w = _step(M_j, children, **flags)
+                w = _step(M_j, children, maps=True, **flags)
                 if not all(np.allclose(a, b) for a, b in zip(w, expected) if a.shape == b.shape) \
                         or any(a.shape != b.shape for a, b in zip(w, expected)):
-                    wrong.append((w, hint))
+                    wrong += [((w[0], w[1], ES), hint), (w, hint)]
             sizes = ", ".join(f"{c[0].shape[0]}x{c[0].shape[0]}" for c in children)
             describe = (f"node with {len(kids)} child(ren) in a {kind} tree: M_j "
                         f"{M_j.shape[0]}x{M_j.shape[1]}, children's M_hat_k {sizes}, Lambda_j "
                         f"{expected[1].shape[0]}x{expected[1].shape[1]}")
             cases.append(Case((M_j, children), describe, expected, tuple(wrong)))
-    return run_cases(name, student_fn, cases)
+    return run_cases(name, _with_maps(student_fn), cases)
 
 
 CHECKERS["subtree_step"] = check_subtree_step
@@ -308,3 +329,30 @@ def _ex_gt_misprint():
     if not np.allclose(lhs, sign * rhs, atol=1e-8):
         raise AssertionError("ex-gt-misprint: the two sides are not proportional")
     return sign
+
+
+# ----------------------------------------------------------------------------- typical slips
+
+@slip("check_subtree_step", "S_k = +(G_k E~_k)^-1 Q_k (seen through ES_j)", hint="sign of S_k")
+def _slip_subtree_S_sign(M_j, children):
+    return _step(M_j, children, S_sign=1.0, maps=True)
+
+
+@slip("check_subtree_step", "E~_k = E_k, condition 2 ignored", hint="condition 2")
+def _slip_subtree_unweighted(M_j, children):
+    return _step(M_j, children, weighted=False)
+
+
+@slip("check_subtree_step", "the children's own Lambda_k left out", hint="own Lambda_k")
+def _slip_subtree_no_lambda(M_j, children):
+    return _step(M_j, children, own_lambda=False)
+
+
+@slip("check_node_map", "the lower-left block P_k D~_k left out", hint="lower-left block")
+def _slip_node_map_lower_left(children):
+    return _map(children, lower_left=False)
+
+
+@slip("check_node_map", "the descendants do not follow body k", hint="follow body k")
+def _slip_node_map_follow(children):
+    return _map(children, follow=False)

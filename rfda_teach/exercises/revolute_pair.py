@@ -13,6 +13,7 @@ import numpy as np
 
 from . import Case, N_CASES, SEED, _options, run_cases
 from .questions import question  # noqa: F401  (registers the chapter's questions)
+from .slips import slip
 
 __all__: list = ["check_pair_free_force", "check_m_hat_tilt"]
 
@@ -167,3 +168,42 @@ def check_m_hat_tilt(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
 
 
 CHECKERS["m_hat_tilt"] = check_m_hat_tilt
+
+
+# ----------------------------------------------------------------------------- typical slips
+
+@slip("check_pair_free_force", "the sign", hint="sign")
+def _slip_free_force_sign(m_k, s_k, phi_k, g=9.81):
+    return -m_k * g * (_A(phi_k) @ np.asarray(s_k))[0]
+
+
+@slip("check_pair_free_force", "s'_k in body axes used as a world vector", hint="turn it into world axes")
+def _slip_free_force_body_axes(m_k, s_k, phi_k, g=9.81):
+    return m_k * g * np.asarray(s_k)[0]
+
+
+@slip("check_pair_free_force", "the other component of the offset", hint="other component")
+def _slip_free_force_component(m_k, s_k, phi_k, g=9.81):
+    return m_k * g * (_A(phi_k) @ np.asarray(s_k))[1]
+
+
+def _tilted(M_j, M_k, G_k, Q_k, E_k, D_k, tilt=1.0):
+    A_t = -np.linalg.solve(D_k.T @ M_k @ D_k, D_k.T @ M_k @ E_k)
+    Et = E_k + tilt * D_k @ A_t
+    S = -np.linalg.solve(G_k @ Et, Q_k)
+    return M_j + S.T @ (Et.T @ M_k @ Et) @ S
+
+
+@slip("check_m_hat_tilt", "no tilt", hint="no tilt")
+def _slip_m_hat_no_tilt(*args):
+    return _tilted(*args, tilt=0.0)
+
+
+@slip("check_m_hat_tilt", "the tilt's sign", hint="sign of the tilt")
+def _slip_m_hat_tilt_sign(*args):
+    return _tilted(*args, tilt=-1.0)
+
+
+@slip("check_m_hat_tilt", "M_j left out", hint="body j's own")
+def _slip_m_hat_no_Mj(M_j, *rest):
+    return _tilted(np.zeros_like(M_j), *rest)

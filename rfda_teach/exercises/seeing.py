@@ -12,6 +12,7 @@ import numpy as np
 
 from . import Case, run_cases, N_CASES, SEED, _options
 from .questions import question
+from .slips import slip
 
 __all__: list = ["check_pair_rfda_map"]
 
@@ -38,6 +39,20 @@ def _pair_T48(m_k, J_k, s_j, s_k, phi_j, phi_k):
     E, D = appendix_a(jt.G, jt.G_d)[:2]
     Et, Dt, _ = method_2(tr.M[1], E, D)
     return two_node(tr.M[0], tr.M[1], jt.G, jt.Q, Et, Dt).T48, E, D, Et, jt.G, jt.Q
+
+
+def _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, *, transposed=False, parallel_axis=True):
+    """T of eq. (48) written out (the docstring of :func:`check_pair_rfda_map`); the flags make
+    two typical slips: the rotations transposed, the parallel-axis term m_k |s'_k|^2 forgotten."""
+    def rot(angle):
+        return _A(angle).T if transposed else _A(angle)
+    s_j, s_k = np.asarray(s_j, dtype=float), np.asarray(s_k, dtype=float)
+    g = rot(phi_k + np.pi / 2) @ s_k
+    D = np.r_[-g, 1.0]
+    At = m_k * g / (J_k + (m_k * s_k @ s_k if parallel_axis else 0.0))
+    Et = np.vstack([np.eye(2), np.zeros(2)]) + np.outer(D, At)
+    S = np.column_stack([np.eye(2), rot(phi_j + np.pi / 2) @ s_j])
+    return np.block([[np.eye(3), np.zeros((3, 1))], [Et @ S, D[:, None]]])
 
 
 def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
@@ -106,8 +121,13 @@ def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
                   "the free column carries the extra rotation: with y~_kf held fixed, body k turns "
                   "only by A~_k times the pivot's displacement"),
                  (with_rows((E - (Et - E)) @ S), "sign of A~_k: eq. (42) has a minus sign, "
-                                                 "A~_k = -(D^T M D)^-1 D^T M E = m_k g_k^T / "
-                                                 "(J_k + m_k |s'_k|^2)"))
+                                                 "A~_k = -(D^T M D)^-1 D^T M E"),
+                 (_closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, transposed=True),
+                  "transposed rotation? A(phi) turns body axes into world axes: the offsets are "
+                  "A(phi + pi/2) s', not A(phi + pi/2)^T s'"),
+                 (_closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, parallel_axis=False),
+                  "parallel-axis term forgotten? the tilt of eq. (47) divides by body k's moment of "
+                  "inertia about the pin, not about its mass centre"))
         cases.append(Case((m_k, J_k, s_j, s_k, phi_j, phi_k),
                           f"planar revolute pair {i + 1}: m_k, J_k scalars, s_j, s_k shape (2,), "
                           f"phi_j, phi_k angles in rad; T is 6x4", T, wrong))
@@ -160,3 +180,24 @@ def _printed_rotation(phi_j: float, theta_k: float) -> float:
 def _ex_seeing_misprint():
     """Entry (6, 3) of T of eq. (48) at phi_j = 0.3, theta_k = 2 (phi_k = 2.3)."""
     return float(_T48_at(0.3, 2.0)[5, 2])
+
+
+# ----------------------------------------------------------------------------- typical slips
+
+@slip("check_pair_rfda_map", "A(phi)^T for A(phi)", hint="transposed rotation")
+def _slip_T48_transposed(m_k, J_k, s_j, s_k, phi_j, phi_k):
+    return _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, transposed=True)
+
+
+@slip("check_pair_rfda_map", "J_k for J_k + m_k |s'_k|^2 in the tilt", hint="parallel-axis term")
+def _slip_T48_parallel_axis(m_k, J_k, s_j, s_k, phi_j, phi_k):
+    return _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, parallel_axis=False)
+
+
+@slip("check_pair_rfda_map", "no tilt: E_k for E~_k", hint="no tilt")
+def _slip_T48_no_tilt(m_k, J_k, s_j, s_k, phi_j, phi_k):
+    T = _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k)
+    g = _A(phi_k + np.pi / 2) @ np.asarray(s_k, dtype=float)
+    S = np.column_stack([np.eye(2), _A(phi_j + np.pi / 2) @ np.asarray(s_j, dtype=float)])
+    T[3:, :3] = np.vstack([np.eye(2), np.zeros(2)]) @ S
+    return T

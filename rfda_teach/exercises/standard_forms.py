@@ -12,6 +12,7 @@ import numpy as np
 
 from . import Case, run_cases, N_CASES, SEED, _options, _lubich_joints
 from .questions import question
+from .slips import slip
 
 __all__: list = ["check_featherstone_step"]
 
@@ -139,3 +140,31 @@ def _ex_std_misprint():
     third rows of Appendix A's E_k and D_k are (0, 0) and 1)."""
     K, ydd = _dropped_parts()
     return -K @ ydd[5:6]
+
+
+# ----------------------------------------------------------------------------- typical slips
+
+def _parts(Mh, fh, G, G_d, Q, Q_d, gamma, gamma_d):
+    """B_k, P_k and d_k of the docstring of :func:`check_featherstone_step`."""
+    from ..coordinates import appendix_a
+    E, D, B, H, d = appendix_a(G, G_d, Q, Q_d, gamma, gamma_d)
+    U = Mh @ H
+    return B, np.eye(Mh.shape[0]) - U @ np.linalg.solve(H.T @ U, H.T), d
+
+
+@slip("check_featherstone_step", "the velocity term M_hat_k d_k left out", hint="the velocity term")
+def _slip_fs_no_d(Mh, fh, *rows):
+    B, P, d = _parts(Mh, fh, *rows)
+    return B.T @ P @ Mh @ B, B.T @ P @ fh
+
+
+@slip("check_featherstone_step", "+M_hat_k d_k", hint="sign of d_k")
+def _slip_fs_d_sign(Mh, fh, *rows):
+    B, P, d = _parts(Mh, fh, *rows)
+    return B.T @ P @ Mh @ B, B.T @ P @ (fh + Mh @ d)
+
+
+@slip("check_featherstone_step", "no projection P_k", hint="the projection P_k")
+def _slip_fs_no_projection(Mh, fh, *rows):
+    B, P, d = _parts(Mh, fh, *rows)
+    return B.T @ Mh @ B, B.T @ (fh - Mh @ d)
