@@ -864,7 +864,7 @@ def animate_loop(model, t, Q, *, interval: int = 80, xlim=None, ylim=None):
 __all__ += ["loop_segments", "draw_loop", "animate_loop"]
 
 
-def draw_series(series, qs, *, ax=None, title: str = ""):
+def draw_series(series, qs, *, ax=None, title: str = "", focus=None):
     """Draw a chain of coupled loops (rcr.LoopSeries) at the loops' coordinates ``qs``.
 
     Loop j is drawn in colour j with its own line style (so overlapping loops stay readable),
@@ -872,6 +872,10 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     or a body of an earlier loop) as large hollow squares in its colour, joined by a thin line
     (the segment between them is rigid with the base body); the ground is a grey
     triangle.  Axes in metres, a legend names each loop and its base.
+
+    ``focus`` = j (0-based) draws one panel of a figure with a panel per loop: loop j as above,
+    every other loop thin and light grey (so the panel shows where loop j sits in the chain),
+    and a legend below the axes that names loop j only.
 
     Examples
     --------
@@ -881,6 +885,9 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     >>> s = rcr.loop_series(3); ax = draw_series(s, [l.q0 for l in s.loops], title="three loops")
     >>> ax.get_title(), ax.get_xlabel()
     ('three loops', 'x (m)')
+    >>> ax = draw_series(s, [l.q0 for l in s.loops], focus=1)    # one panel: loop 2 in colour
+    >>> [t.get_text() for t in ax.get_legend().get_texts()][0]
+    'loop 2 (base: coupler of loop 1)'
     """
     import matplotlib.pyplot as plt
     from . import rcr
@@ -888,6 +895,11 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     _check.instance(series, rcr.LoopSeries, "series", where=where, hint="give an rcr.LoopSeries, e.g. rcr.loop_series(3)")
     poses = rcr.series_poses(series, qs)
     title = _text(title, "title", where)
+    if focus is not None:
+        focus = _check.positive_int(focus, "focus", where=where, minimum=0)
+        if focus >= len(series.loops):
+            raise ModelError(f"{where}: focus must be a loop index 0..{len(series.loops) - 1} "
+                             f"(0-based), got {focus}")
     if _ax(ax, where) is None:
         _, ax = plt.subplots(figsize=(5, 4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -899,6 +911,9 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
 
     for j, (L, P) in enumerate(zip(series.loops, poses)):
         col, ls = colors[j % len(colors)], styles[j % len(styles)]
+        faint = focus is not None and j != focus
+        if faint:
+            col, ls = "0.75", "-"
         if j == 0:
             T0, base = np.eye(3), "ground"
         else:
@@ -907,9 +922,12 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
         for b, (x, y, th) in zip(L.bodies, P):
             half = 0.5 * np.sqrt(12 * float(b.J[0, 0]) / b.mass) * np.array([np.cos(th), np.sin(th)])
             ends = np.c_[np.array([x, y]) - half, np.array([x, y]) + half]
-            ax.plot(*ends, lw=3.2 - 0.6 * (j % 3), ls=ls, color=col, solid_capstyle="round",
-                    label=f"loop {j + 1} (base: {base})" if b is L.bodies[0] else None)
-            ax.plot(*ends, ls="none", marker="o", ms=4, color=col)
+            ax.plot(*ends, lw=1.5 if faint else 3.2 - 0.6 * (j % 3), ls=ls, color=col, solid_capstyle="round",
+                    label=f"loop {j + 1} (base: {base})" if b is L.bodies[0] and not faint else None)
+            if not faint:
+                ax.plot(*ends, ls="none", marker="o", ms=4, color=col)
+        if faint:
+            continue
         piv = np.array([(T0 @ np.r_[pt, 1.0])[:2] for pt in (L.joints[0].parent_point, L.joints[-1].child_point)])
         ax.plot(piv[:, 0], piv[:, 1], ls=ls, lw=0.8, marker="s", ms=11, mfc="none", mec=col, mew=2, color=col,
                 label=f"loop {j + 1}: pivots on its base (thin: rigid with it)")
@@ -917,7 +935,10 @@ def draw_series(series, qs, *, ax=None, title: str = ""):
     ax.set_aspect("equal")
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    if focus is None:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    else:
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22))
     if title:
         ax.set_title(title)
     return ax
