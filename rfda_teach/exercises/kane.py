@@ -111,7 +111,7 @@ def _mass_matrix_case(rng: np.random.Generator, i: int):
                 "8 3x48 partial velocities and 8 3x48 partial angular velocities", A, wrong)
 
 
-def check_kane_mass_matrix(student_fn, *, n_cases: int = 10, seed: int = 2026):
+def check_kane_mass_matrix(student_fn, *, n_cases: int | None = None, seed: int | None = None):
     """Check ``student_fn(masses, inertias, VG, W) -> A``, the generalized mass matrix of eq. (40)
     of the Kane notes, from each body's mass ``masses[K]``, central inertia ``inertias[K]`` (3x3,
     body axes), partial velocities of its mass centre ``VG[K]`` and partial angular velocities
@@ -129,12 +129,13 @@ def check_kane_mass_matrix(student_fn, *, n_cases: int = 10, seed: int = 2026):
     check_kane_mass_matrix: not implemented yet (fill in the function and run this cell again)
     False
     >>> r = check_kane_mass_matrix(lambda m, I, V, W: sum(Wk.T @ Ik @ Wk for Ik, Wk in zip(I, W)))
-    check_kane_mass_matrix: not yet, case 1 of 10 (the eight-body tree at the notes' initial state: 8 masses, 8 3x3 inertias, 8 3x48 partial velocities and 8 3x48 partial angular velocities): the translational term m_K [v'_G,y]^T [v'_G,y] of eq. (40) is missing
+    check_kane_mass_matrix: not yet, case 1 of 40 (the eight-body tree at the notes' initial state: 8 masses, 8 3x3 inertias, 8 3x48 partial velocities and 8 3x48 partial angular velocities): the translational term m_K [v'_G,y]^T [v'_G,y] of eq. (40) is missing
     """
-    from . import _options, run_cases
+    from . import N_CASES, SEED, _options, run_cases
 
     name = "check_kane_mass_matrix"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = _options(name, student_fn, N_CASES if n_cases is None else n_cases,
+                             SEED if seed is None else seed)
     rng = np.random.default_rng(seed)
     return run_cases(name, student_fn, [_mass_matrix_case(rng, i) for i in range(n_cases)])
 
