@@ -184,3 +184,20 @@ def test_student_html_book_holds_no_solution(build):
         text = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", page)).split())
         leaked = [s for s in lines if " ".join(s.split()) in text]
         assert not leaked, f"{notebook}: solution text in the student book: {leaked[0]!r}"
+
+
+def test_page_titles_carry_no_math():
+    """Titles appear in the sidebar of every page, and a page with no equation of its own does not
+    load MathJax: a title with $...$ shows as raw TeX there (the references page did)."""
+    bad = []
+    for f in TOC:
+        for ext in (".ipynb", ".md"):
+            p = ROOT / (f + ext)
+            if not p.exists():
+                continue
+            text = (p.read_text(encoding="utf-8") if ext == ".md" else
+                    "".join(json.loads(p.read_text(encoding="utf-8"))["cells"][0]["source"]))
+            title = next((ln for ln in text.splitlines() if ln.startswith("# ")), "")
+            if "$" in title:
+                bad.append(f"{f}: {title}")
+    assert not bad, f"page titles with math (write them in words or Unicode): {bad}"
