@@ -6,6 +6,12 @@ default ACS dependents (q2, q3, q5) solved at each step, until the set (q1, q2, 
 singular (det[a_1 a_2 a_5] changes sign; the root is found by bisection on q1); the answer is
 the number of the bar that stands vertical there.
 
+* ``check_acceleration_remainder(student_fn)`` (exercise ``ex-rcr-At``): A_t^k of C&A eq. (2)
+  for a planar revolute or prismatic joint; reference: the child's mass centre differentiated
+  twice in time.
+* ``check_dependent_speeds(student_fn)`` (exercise ``ex-rcr-speeds``): the last three speeds
+  of a loop by eq. (33)-(36); reference: :func:`rfda_teach.rcr.dependent_velocities`.
+
 >>> from rfda_teach.exercises.questions import check_question
 >>> check_question("ex-rcr-never", None).passed
 check_question ex-rcr-never: not answered yet (write your answer above and run this cell again)
