@@ -583,3 +583,16 @@ def test_a_student_function_that_never_returns_is_stopped(monkeypatch, capsys):
     r = ex.check_rotation_from_euler(loops)
     assert not r.passed and time.perf_counter() - t0 < 5
     assert "took longer than 0.5 s" in capsys.readouterr().out
+
+
+def test_the_package_exports_no_reference_solution():
+    """A student's notebook imports rfda_teach.exercises: apart from the checkers and the harness
+    it exports nothing, so no reference answer is one attribute away (a chapter module once
+    exported its references velocity_shift and sliding_transformation)."""
+    harness = {"CHECKERS", "Case", "CheckResult", "StudentHint", "run_cases"}
+    extra = sorted(n for n in ex.__all__ if not n.startswith("check_") and n not in harness)
+    assert not extra, f"exercises exports more than checkers and the harness: {extra}"
+    for chapter in ex.CHAPTERS:
+        mod = importlib.import_module(f"rfda_teach.exercises.{chapter}")
+        extra = [n for n in mod.__all__ if not n.startswith("check_")]
+        assert not extra, f"rfda_teach.exercises.{chapter} exports {extra}"

@@ -21,7 +21,7 @@ False
 >>> check_velocity_shift(lambda Y, p_from, p_to: Y).passed  # doctest: +ELLIPSIS
 check_velocity_shift: not yet, case 1 of 40 (...): ...depends on the point...
 False
->>> check_sliding_transformation(sliding_transformation).passed
+>>> check_sliding_transformation(_sliding_transformation).passed
 check_sliding_transformation: passed on 40 cases
 True
 """
@@ -33,8 +33,8 @@ import numpy as np
 from . import N_CASES, SEED, Case, _options, run_cases
 from .slips import slip
 
-__all__ = ["check_velocity_shift", "check_sliding_transformation", "velocity_shift",
-           "sliding_transformation"]
+# the reference answers stay private: a student's notebook imports this package
+__all__ = ["check_velocity_shift", "check_sliding_transformation"]
 
 
 def _skew(a) -> np.ndarray:
@@ -42,11 +42,11 @@ def _skew(a) -> np.ndarray:
     return skew(np.asarray(a, dtype=float))
 
 
-def velocity_shift(Y, p_from, p_to) -> np.ndarray:
+def _velocity_shift(Y, p_from, p_to) -> np.ndarray:
     """The velocity state Y = (v, omega) of a rigid body, given at the point ``p_from``, moved to
     the point ``p_to``: (v + omega x (p_to - p_from), omega); K&Y eq. (4)-(5), Y^c = T^P Y^P.
 
-    >>> velocity_shift(np.r_[0.0, 0, 0, 0, 0, 1], np.zeros(3), np.r_[1.0, 0, 0])
+    >>> _velocity_shift(np.r_[0.0, 0, 0, 0, 0, 1], np.zeros(3), np.r_[1.0, 0, 0])
     array([0., 1., 0., 0., 0., 1.])
     """
     Y = np.asarray(Y, dtype=float)
@@ -54,7 +54,7 @@ def velocity_shift(Y, p_from, p_to) -> np.ndarray:
     return np.r_[Y[:3] + np.cross(Y[3:], d), Y[3:]]
 
 
-def sliding_transformation(p_i, p_j, r_j, Bv, Bw):
+def _sliding_transformation(p_i, p_j, r_j, Bv, Bw):
     """K&Y eq. (24)-(25) with sliding coordinates: B_j1 = [[I, -(p_j - p_i)~], [0, I]] and
     B_j2 = [[Bv, -(p_j - r_j)~ Bw], [0, Bw]], the sliding columns first.
 
@@ -77,7 +77,7 @@ def check_velocity_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     body moved from the reference point ``p_from`` to ``p_to`` (K&Y eq. (4)-(5)).
 
     The cases are random velocity states and points; every third case moves to the world
-    origin (the IGO of the chapter), every third from it.  Reference: :func:`velocity_shift`.
+    origin (the IGO of the chapter), every third from it.  Reference: ``_velocity_shift``.
     """
     name = "check_velocity_shift"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
@@ -90,8 +90,8 @@ def check_velocity_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
             p_to = np.zeros(3)
         elif k % 3 == 2:
             p_from = np.zeros(3)
-        ref = velocity_shift(Y, p_from, p_to)
-        wrong = ((velocity_shift(Y, p_to, p_from),
+        ref = _velocity_shift(Y, p_from, p_to)
+        wrong = ((_velocity_shift(Y, p_to, p_from),
                   "direction of the lever: v_to = v_from + omega x (p_to - p_from), the lever runs "
                   "from the old point to the new one (or the cross product is reversed)"),
                  (np.r_[ref[3:], ref[:3]], "ordering: the state is (v, omega), velocity first"),
@@ -111,7 +111,7 @@ def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: in
     ordering (v, omega), world components.
 
     The cases are prismatic (n_v = 1, n_w = 0), cylindrical (1, 1) and planar-like (2, 1) joints
-    at the IGO, the joint point and general points.  Reference: :func:`sliding_transformation`.
+    at the IGO, the joint point and general points.  Reference: ``_sliding_transformation``.
     """
     from scipy.spatial.transform import Rotation
 
@@ -131,7 +131,7 @@ def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: in
             p_i, p_j = np.zeros(3), np.zeros(3)
         elif where.startswith("joint"):
             p_j = r_j.copy()
-        B1, B2 = sliding_transformation(p_i, p_j, r_j, Bv, Bw)
+        B1, B2 = _sliding_transformation(p_i, p_j, r_j, Bv, Bw)
         S = _skew(p_j - r_j) @ Bw
         wrong = (((B1, np.vstack([np.hstack([np.zeros((3, nv)), -S]), B2[3:]])),
                   "the sliding columns: a slide moves the body's points by B^v_j qdot^v, "
@@ -160,12 +160,12 @@ CHECKERS: dict = {"velocity_shift": check_velocity_shift,
 
 @slip("check_velocity_shift", "the lever from p_to to p_from", hint="direction of the lever")
 def _slip_shift_lever(Y, p_from, p_to):
-    return velocity_shift(Y, p_to, p_from)
+    return _velocity_shift(Y, p_to, p_from)
 
 
 @slip("check_velocity_shift", "(omega, v) instead of (v, omega)", hint="ordering")
 def _slip_shift_order(Y, p_from, p_to):
-    Y2 = velocity_shift(Y, p_from, p_to)
+    Y2 = _velocity_shift(Y, p_from, p_to)
     return np.r_[Y2[3:], Y2[:3]]
 
 
@@ -176,14 +176,14 @@ def _slip_shift_none(Y, p_from, p_to):
 
 @slip("check_sliding_transformation", "the sliding columns left zero", hint="sliding columns")
 def _slip_slide_missing(p_i, p_j, r_j, Bv, Bw):
-    B1, B2 = sliding_transformation(p_i, p_j, r_j, Bv, Bw)
+    B1, B2 = _sliding_transformation(p_i, p_j, r_j, Bv, Bw)
     B2[:3, :np.shape(Bv)[1]] = 0.0
     return B1, B2
 
 
 @slip("check_sliding_transformation", "B^v in the angular rows", hint="no angular velocity")
 def _slip_slide_rows(p_i, p_j, r_j, Bv, Bw):
-    B1, B2 = sliding_transformation(p_i, p_j, r_j, Bv, Bw)
+    B1, B2 = _sliding_transformation(p_i, p_j, r_j, Bv, Bw)
     nv = np.shape(Bv)[1]
     B2[3:, :nv], B2[:3, :nv] = B2[:3, :nv].copy(), 0.0
     return B1, B2
@@ -191,11 +191,11 @@ def _slip_slide_rows(p_i, p_j, r_j, Bv, Bw):
 
 @slip("check_sliding_transformation", "rotational columns first", hint="order of the columns")
 def _slip_slide_order(p_i, p_j, r_j, Bv, Bw):
-    B1, B2 = sliding_transformation(p_i, p_j, r_j, Bv, Bw)
+    B1, B2 = _sliding_transformation(p_i, p_j, r_j, Bv, Bw)
     nv = np.shape(Bv)[1]
     return B1, np.hstack([B2[:, nv:], B2[:, :nv]])
 
 
 @slip("check_sliding_transformation", "the rotation's lever from p_i", hint="lever of the joint")
 def _slip_slide_lever(p_i, p_j, r_j, Bv, Bw):
-    return sliding_transformation(p_i, p_j, p_i, Bv, Bw)
+    return _sliding_transformation(p_i, p_j, p_i, Bv, Bw)
