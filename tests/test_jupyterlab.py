@@ -32,7 +32,7 @@ import pytest
 
 from bookbuild import ROOT, _build_lock, toc_notebooks
 from rfda_teach import editions as ed
-from test_browser import CHROMIUM_FLAGS, chromium_binary
+from test_browser import browser, chromium_binary  # noqa: F401  (browser: the shared Playwright fixture)
 
 pytestmark = pytest.mark.xdist_group("editions")
 
@@ -130,16 +130,6 @@ def _solution_lines(name: str) -> list[str]:
     import nbformat
 
     return ed.solution_lines(nbformat.read(ROOT / "book" / f"{name}.ipynb", as_version=4))
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    """Headless Chromium driven by Playwright (Debian's binary; Playwright downloads nothing)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (requirements.txt)")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
 
 
 # every markdown cell rendered, by jupyterlab-myst
