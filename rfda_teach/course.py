@@ -393,7 +393,8 @@ def exercise_labels(root=".") -> dict[str, str]:
 def load_table(root=".") -> str:
     """The markdown table "measured load per chapter" of ``book/how_to_use.md``.
 
-    One row per chapter of ``_toc.yml``'s parts before the Reference part: prose words, code
+    One row per chapter of ``_toc.yml``'s parts before the Reference part (and per Reference page
+    that sets exercises, such as the errata): prose words, code
     lines, exercises as concept / derivation / implementation / misprint, and the estimated hours
     of reading, of exercises and in all.
 
@@ -411,9 +412,9 @@ def load_table(root=".") -> str:
     rows = ["| chapter | prose words | code lines | exercises C / D / I / M | reading h | exercises h | total h |",
             "| --- | ---: | ---: | :---: | ---: | ---: | ---: |"]
     for caption, f in _toc_files(root):
-        if caption.lower().rstrip(".").endswith("reference"):
-            continue
         ld = loads[Path(f).name]
+        if caption.lower().rstrip(".").endswith("reference") and not ld.exercises:
+            continue
         kinds = " / ".join(str(ld.count(k)) for k in KINDS)
         rows.append(f"| `{Path(f).name}` | {ld.prose_words} | {ld.code_lines} | {kinds} | "
                     f"{ld.reading_minutes / 60:.1f} | {ld.exercise_minutes / 60:.1f} | {ld.hours:.1f} |")

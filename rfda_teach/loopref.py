@@ -36,7 +36,7 @@ from .rcr import _check_q, _check_state, _consistent, _model, _series, _series_s
 from .errors import ConstraintRankError, RFDAError
 from .system import System
 
-__all__ = ["open_chain", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
+__all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
            "series_tree", "series_dae_accelerations", "series_multiplier_accelerations",
            "multiplier_accelerations"]
 
@@ -96,6 +96,25 @@ def _cut_rows(sys, cut, st):
         qn = d[0]
     qdn = (t.Q_d @ yd_k)[0]
     return C, t.gamma, Phi, qn, qdn
+
+
+def chain_state(model, q, qd, *, check: bool = True):
+    """The absolute-coordinate state of :func:`open_chain`'s bodies at joint coordinates (q, qd).
+
+    (q, qd) must close the loop (``check``, as :func:`dae_accelerations`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import rcr
+    >>> fb = rcr.five_bar()
+    >>> chain_state(fb, fb.q0, np.zeros(5)).y.shape    # bars 1-4, (x, y, phi) each
+    (12,)
+    """
+    where = "loopref.chain_state"
+    _model(model, where)
+    q, qd = _check_state(model, q, qd, where, check)
+    return _state(model, _open_chain(model)[0], q, qd)
 
 
 def _state(model, sys, q, qd):

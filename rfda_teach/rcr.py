@@ -82,7 +82,7 @@ from .errors import ConstraintViolationError, ModelError, RFDAError, SingularCoo
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
-           "tree_accelerations"]
+           "tree_accelerations", "recursive_inertias"]
 
 G0 = 9.81
 CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
@@ -822,6 +822,42 @@ def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
             if tau[j]:                                                   # a joint force on the chain
                 Fh[j - 1] = Fh[j - 1] - _mm(c, ST[j].T, _sc(c, tau[j], IPm))
     return Ih, Fh, Mh, ST
+
+
+def recursive_inertias(model: LoopMechanism, q, nodes, *, method: str = "acs", dependents=None) -> list:
+    """The recursive inertias I^k of eq. (20) along a chain of tree nodes (root side first), with the
+    last node's own spatial inertia at the tip; order (omega, v_x, v_y) as :func:`spatial_inertia`.
+
+    ``nodes`` are node indices of ``topology(model, method, dependents)``, each the parent of the next.
+    The inertias depend on the positions only; ``q`` need not close the loop.
+
+    Examples
+    --------
+    >>> fb = five_bar()
+    >>> I = recursive_inertias(fb, fb.q0, [0, 1, 2, 3])
+    >>> len(I), I[0].shape                       # bars 1-4, each 3 x 3
+    (4, (3, 3))
+    >>> bool(np.allclose(I[3], spatial_inertia(fb.bodies[3])))   # the tip: bar 4 alone
+    True
+    """
+    where = "rcr.recursive_inertias"
+    _model(model, where)
+    q = _check_q(model, q, "q", where)
+    topo = _topology(model, method, dependents, where)
+    if isinstance(nodes, (str, bytes)) or not hasattr(nodes, "__len__") or len(nodes) == 0:
+        raise ModelError(f"{where}: nodes must be a non-empty sequence of node indices, got {nodes!r}")
+    n_nodes = len(topo.parent)
+    if any(not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < n_nodes for i in nodes):
+        raise ModelError(f"{where}: nodes must be node indices 0..{n_nodes - 1} of the {method!r} tree, "
+                         f"got {list(nodes)!r}")
+    nodes = [int(i) for i in nodes]
+    for a, b in zip(nodes, nodes[1:]):
+        if topo.parent[b] != a:
+            raise ModelError(f"{where}: node {b} is not a child of node {a} (its parent is {topo.parent[b]}); "
+                             f"nodes must run outward along one branch, e.g. topology(model).branch")
+    kin = _kinematics(model, topo, q, np.zeros(model.n))
+    I, F = _forces(model, topo, kin)
+    return _chain_inward(kin, topo, nodes, I, F, I[nodes[-1]], F[nodes[-1]])[0]
 
 
 def _chain_forward(kin, topo, nodes, Ih, Fh, Mh, ST, A_root, qdd, Aabs, tau=None, c=None):

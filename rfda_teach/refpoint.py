@@ -1092,11 +1092,14 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
 
 
 def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *,
-                     check: bool = True) -> np.ndarray:
+                     alpha: float = 0.0, beta: float = 0.0, check: bool = True) -> np.ndarray:
     """q-ddot of the quarter car (or any :class:`Model`) with the analysis reference point ``point``.
 
     The state must close every loop (``check``, see :func:`solve`): an unassembled ``q`` or a ``qd``
-    that violates a cut joint raises :class:`~rfda_teach.errors.ConstraintViolationError`.
+    that violates a cut joint raises :class:`~rfda_teach.errors.ConstraintViolationError`.  With
+    ``alpha`` or ``beta`` (1/s) the loop rows' gamma gets the Baumgarte terms
+    -2 alpha Phidot - beta^2 Phi, the right-hand side :func:`simulate` integrates; then set
+    ``check=False`` for a state off the constraints.
 
     Examples
     --------
@@ -1105,12 +1108,18 @@ def forward_dynamics(model: Model, q, qd, point: str = "centroid", t: float = 0.
     >>> car = refpoint.quarter_car()
     >>> refpoint.forward_dynamics(car, car.q0, np.zeros(10), "origin").shape
     (10,)
+    >>> a = refpoint.forward_dynamics(car, car.q0, np.zeros(10), "origin", alpha=20.0, beta=20.0)
+    >>> bool(np.allclose(a, refpoint.forward_dynamics(car, car.q0, np.zeros(10), "origin")))
+    True
     """
     where = "refpoint.forward_dynamics"
     q, qd, point = _inputs(model, q, qd, point, where)
     t = _check.time(t, "t", where=where)
+    alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
+    beta = _check.scalar(beta, "beta", where=where, nonneg=True)
     check = _check.flag(check, "check", where=where)
-    return _solve(model, q, qd, point, t, check_where=where if check else None).qdd
+    baumgarte = (alpha, beta) if alpha or beta else None
+    return _solve(model, q, qd, point, t, baumgarte=baumgarte, check_where=where if check else None).qdd
 
 
 def count_multiplications(model: Model, point: str, *, q=None, qd=None, by_step: bool = False):
@@ -1313,18 +1322,13 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
 
     def rhs(t, z):
         q, qd = z[:nq], z[nq:]
-        return np.concatenate([qd, _stabilised_qdd(model, q, qd, point, t, alpha, beta)])
+        return np.concatenate([qd, _solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, qd0]), method="DOP853", rtol=rtol, atol=atol,
                     t_eval=t_eval)
     if not sol.success:
         raise RFDAError(f"{where}: integration failed: {sol.message}")
     return Trajectory(sol.t, sol.y[:nq].T, sol.y[nq:].T)
-
-
-def _stabilised_qdd(model, q, qd, point, t, alpha, beta):
-    """qddot with gamma augmented by the Baumgarte terms -2 alpha Phidot - beta^2 Phi."""
-    return _solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd
 
 
 # ----------------------------------------------------------------------------- the quarter car

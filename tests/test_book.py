@@ -201,3 +201,41 @@ def test_page_titles_carry_no_math():
             if "$" in title:
                 bad.append(f"{f}: {title}")
     assert not bad, f"page titles with math (write them in words or Unicode): {bad}"
+
+
+def _private_uses(code: str) -> list[str]:
+    """Names starting with one underscore that the code takes from the package's modules."""
+    import ast
+    tree = ast.parse(code)
+    modules, found = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rfda_teach"):
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    found.append(f"from {node.module} import {a.name}")
+                elif node.module == "rfda_teach":
+                    modules.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("rfda_teach"):
+                    modules.add(a.asname or a.name.split(".")[0])
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name) and node.value.id in modules):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_private_uses_are_found():
+    code = "from rfda_teach import rcr, refpoint as rp\nfrom rfda_teach.x import _y\nrcr._k(1)\nrp._s\nrcr.ok()\n"
+    assert sorted(_private_uses(code)) == ["from rfda_teach.x import _y", "rcr._k", "rp._s"]
+
+
+@pytest.mark.parametrize("notebook", sorted(p.name for p in (ROOT / "book").glob("*.ipynb")))
+def test_notebooks_use_no_private_name(notebook):
+    """A notebook uses the package's public names only (DESIGN.md, Notation): what a chapter needs
+    from a module is public, documented and validated."""
+    cells = json.loads((ROOT / "book" / notebook).read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    found = _private_uses(code)
+    assert not found, f"{notebook} uses private names of the package: {found}"

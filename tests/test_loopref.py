@@ -109,3 +109,15 @@ def test_multiplier_count_is_the_tree_solves_plus_the_m_by_m_system():
     assert (np.diff(mult, 2) > 0).all() and len(set(np.diff(red))) == 1
     assert mult[0] < red[0] and mult[-1] > red[-1]          # RCR wins from some k on
     assert loopref.count_multiplications(rcr.five_bar()) > 0
+
+
+def test_chain_state_places_the_bars_where_rcr_does():
+    fb = rcr.five_bar()
+    rng = np.random.default_rng(3)
+    qd = rcr.dependent_velocities(fb, fb.q0, rng.normal(size=5))
+    st = loopref.chain_state(fb, fb.q0, qd)
+    poses = rcr.body_poses(fb, fb.q0)                   # (x, y, phi) of every bar
+    assert np.allclose(st.y.reshape(-1, 3), poses[:fb.n - 1], atol=1e-12)
+    sys, _ = loopref.open_chain(fb)
+    from rfda_teach.system import terms
+    terms(sys, st)                                      # every joint of the open chain holds

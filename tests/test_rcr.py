@@ -382,3 +382,19 @@ def test_reduction_step_refuses_the_parallel_sliders():
     R5 = rcr.reduction_step(np.eye(3), Jc[:, 4]).R
     with pytest.raises(SingularCoordinateSelectionError, match="span"):
         rcr.reduction_step(R5, Jc[:, 3])
+
+
+@pytest.mark.parametrize("model", [rcr.five_bar(), rcr.four_bar()], ids=["five-bar", "four-bar"])
+def test_recursive_inertias_equal_the_featherstone_folded_inertias(model):
+    """Eq. (20) of C&A along the open chain is the articulated inertia M_hat of D&G eq. (11), reordered
+    from (x, y, phi) to (omega, v_x, v_y): two recursions that share no code."""
+    chain, _ = loopref.open_chain(model)
+    n = model.n - 1
+    st0 = loopref.chain_state(model, model.q0, np.zeros(model.n))
+    M_hat = rfda.forward_dynamics(chain, st0, form="featherstone").M_hat
+    I_hat = rcr.recursive_inertias(model, model.q0, list(range(n)))
+    sig = np.array([[0, 0, 1.0], [1, 0, 0], [0, 1, 0]])
+    assert len(I_hat) == n
+    for Ik, Mk in zip(I_hat, M_hat):
+        assert np.allclose(sig.T @ Ik @ sig, Mk, rtol=1e-12, atol=1e-12)
+    assert not np.allclose(I_hat[0], rcr.spatial_inertia(model.bodies[0]))   # the subtree is folded in

@@ -347,3 +347,21 @@ def test_folded_mass_matrix_is_the_shifted_articulated_inertia(car, point):
         assert rel(sol.M_art[i], ref) < 1e-9, (point, i)
     leaf = car.n - 1                                          # a leaf: its own M^P
     assert not any(b.parent == leaf for b in car.bodies)
+
+
+def test_baumgarte_terms_of_forward_dynamics():
+    """Off the constraints, the stabilised accelerations satisfy Phi'' + 2 alpha Phi' + beta^2 Phi = 0
+    (Phi'' from closure_jacobian and its rate by central differences); at alpha = beta = 0 Phi'' = 0."""
+    car = rp.quarter_car()
+    rng = np.random.default_rng(1)
+    q = car.q0 + 1e-3 * rng.normal(size=car.nq)
+    qd = 0.1 * rng.normal(size=car.nq)
+    J, h = rp.closure_jacobian(car, q), 1e-6
+    Jd_qd = (rp.closure_jacobian(car, q + h * qd) - rp.closure_jacobian(car, q - h * qd)) @ qd / (2 * h)
+    Phi = rp.closure_residual(car, q)
+    assert np.abs(Phi).max() > 1e-4                     # really off the constraints
+    for a, b in ((0.0, 0.0), (5.0, 7.0)):
+        qdd = rp.forward_dynamics(car, q, qd, "origin", alpha=a, beta=b, check=False)
+        assert np.abs(J @ qdd + Jd_qd + 2 * a * J @ qd + b ** 2 * Phi).max() < 1e-8
+    with pytest.raises(ConstraintViolationError):
+        rp.forward_dynamics(car, q, qd, "origin", alpha=5.0, beta=7.0)

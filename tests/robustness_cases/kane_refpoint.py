@@ -329,6 +329,8 @@ REFPOINT_CASES = [
     Case("refpoint-forward_dynamics-qd-nan", lambda: _fd(qd=_with(Z10, 2, NAN)), ME, r"qd\[2\] is nan"),
     Case("refpoint-forward_dynamics-q-2d", lambda: _fd(q=np.zeros((2, 10))), ME, r"q has shape \(2, 10\)"),
     Case("refpoint-forward_dynamics-check-str", lambda: _fd(check="no"), ME, r"check must be True or False"),
+    Case("refpoint-forward_dynamics-alpha-negative", lambda: _fd(alpha=-1.0), ME, r"alpha"),
+    Case("refpoint-forward_dynamics-beta-nan", lambda: _fd(beta=NAN), ME, r"beta"),
     Case("refpoint-solve-q-open", lambda: rp.solve(_car(), _q_open(), Z10, "origin"), CV,
          r"refpoint.solve: q does not"),
     Case("refpoint-solve-baumgarte", lambda: rp.solve(_car(), _car().q0, Z10, baumgarte=(1.0,)), ME,

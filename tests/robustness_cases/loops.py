@@ -47,7 +47,9 @@ MODEL_FUNCS = {
     "rcr.body_poses": lambda m: rcr.body_poses(m, Q0),
     "rcr.tree_accelerations": lambda m: rcr.tree_accelerations(m, Q0, Z5),
     "rcr.count_multiplications": lambda m: rcr.count_multiplications(m),
+    "rcr.recursive_inertias": lambda m: rcr.recursive_inertias(m, Q0, [0, 1]),
     "loopref.open_chain": lambda m: loopref.open_chain(m),
+    "loopref.chain_state": lambda m: loopref.chain_state(m, Q0, Z5),
     "loopref.dae_accelerations": lambda m: loopref.dae_accelerations(m, Q0, Z5),
     "loopref.dae_simulate": lambda m: loopref.dae_simulate(m, 1.0),
     "loopref.sympy_model": lambda m: loopref.sympy_model(m),
@@ -86,6 +88,8 @@ Q_FUNCS = {
     "rcr.energy": lambda q: rcr.energy(FB, q, Z5),
     "rcr.body_poses": lambda q: rcr.body_poses(FB, q),
     "rcr.tree_accelerations": lambda q: rcr.tree_accelerations(FB, q, Z5),
+    "rcr.recursive_inertias": lambda q: rcr.recursive_inertias(FB, q, [0, 1]),
+    "loopref.chain_state": lambda q: loopref.chain_state(FB, q, Z5),
     "loopref.dae_accelerations": lambda q: loopref.dae_accelerations(FB, q, Z5),
     "loopref.multiplier_accelerations": lambda q: loopref.multiplier_accelerations(FB, q, Z5),
     "loopref.dae_simulate-q0": lambda q: loopref.dae_simulate(FB, 1.0, q0=q),
@@ -97,6 +101,7 @@ QD_FUNCS = {
     "rcr.tree_accelerations": lambda qd: rcr.tree_accelerations(FB, Q0, qd),
     "rcr.simulate-qd0": lambda qd: rcr.simulate(FB, "acs", 1.0, qd0=qd),
     "loopref.dae_accelerations": lambda qd: loopref.dae_accelerations(FB, Q0, qd),
+    "loopref.chain_state": lambda qd: loopref.chain_state(FB, Q0, qd),
     "loopref.multiplier_accelerations": lambda qd: loopref.multiplier_accelerations(FB, Q0, qd),
     "loopref.dae_simulate-qd0": lambda qd: loopref.dae_simulate(FB, 1.0, qd0=qd),
     "loopref.sympy_simulate-qd0": lambda qd: loopref.sympy_simulate(FB, 1.0, qd0=qd),
@@ -108,12 +113,21 @@ for funcs, arg in ((Q_FUNCS, "q"), (QD_FUNCS, "qd")):
                 continue                                   # q0=None means model.q0, qd0=None rest
             add(f"{name}-{arg}-{tag}", lambda f=f, bad=bad: f(bad), ModelError, match)
 
+# ----------------------------------------------------------------------------- rcr.recursive_inertias' nodes
+for tag, bad, match in (("none", None, "non-empty sequence"), ("empty", [], "non-empty sequence"),
+                        ("str", "0123", "non-empty sequence"), ("range", [0, 9], r"node indices 0\.\.4"),
+                        ("float", [0, 1.0], "node indices"), ("jump", [0, 2], "node 2 is not a child of node 0"),
+                        ("reversed", [1, 0], "node 0 is not a child of node 1")):
+    add(f"rcr.recursive_inertias-nodes-{tag}", lambda bad=bad: rcr.recursive_inertias(FB, Q0, bad), ModelError,
+        match)
+
 # ----------------------------------------------------------------------------- inconsistent states (item 5)
 OPEN_STATE = {
     "rcr.accelerations": lambda: rcr.accelerations(FB, OPEN, Z5),
     "rcr.dependent_velocities": lambda: rcr.dependent_velocities(FB, OPEN, Z5),
     "rcr.energy": lambda: rcr.energy(FB, OPEN, Z5),
     "loopref.dae_accelerations": lambda: loopref.dae_accelerations(FB, OPEN, Z5),
+    "loopref.chain_state": lambda: loopref.chain_state(FB, OPEN, Z5),
     "loopref.multiplier_accelerations": lambda: loopref.multiplier_accelerations(FB, OPEN, Z5),
     "loopref.dae_simulate": lambda: loopref.dae_simulate(FB, 1.0, q0=OPEN),
     "rcr.series_accelerations": lambda: rcr.series_accelerations(SERIES, [QS[0], QS[1] + 0.1], QDS),
