@@ -749,4 +749,53 @@ def to_absolute(system: KaneSystem, x, y):
     return tree, State(np.concatenate(ys), np.concatenate(yds))
 
 
-__all__ += ["accelerations", "to_absolute"]
+def to_joint_tree(system: KaneSystem, x, *, revolute=()):
+    """The same bodies as a :class:`rfda_teach.system.System` with joints instead of free bodies:
+    body 1 free, every other body K on a spherical joint that holds O_K at Q_K, or on a revolute joint
+    (axis: the third axis of the relative orientation at ``x``) for the 0-based body indices in
+    ``revolute``.  A view for checks: Kane's equations with the matching speeds locked
+    (:func:`reduced_dynamics`) must give the joint tree's accelerations.
+
+    ``x`` must put every O_K at Q_K (s'_K = 0 for K = 2..N, the last 3(N-1) entries of x).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import kane
+    >>> sys = kane.eight_body()
+    >>> x = sys.x0.copy(); x[4 * sys.N + 3:] = 0.0            # O_K at Q_K
+    >>> tree = kane.to_joint_tree(sys, x, revolute=(2,))
+    >>> [j.type for j in tree.joints][:4]
+    ['free', 'spherical', 'revolute', 'spherical']
+    """
+    from .joints import Joint
+    from .system import System
+    where = "kane.to_joint_tree"
+    _system(system, where)
+    x, _ = _state(system, x, np.zeros(6 * system.N), where)
+    N = system.N
+    if isinstance(revolute, (str, bytes)) or not hasattr(revolute, "__iter__"):
+        raise ModelError(f"{where}: revolute must be a sequence of body indices 1..{N - 1}, got {revolute!r}")
+    revolute = tuple(revolute)
+    if any(not isinstance(K, (int, np.integer)) or isinstance(K, bool) or not 1 <= K < N for K in revolute):
+        raise ModelError(f"{where}: revolute must hold 0-based body indices 1..{N - 1} (body 1, index 0, is "
+                         f"free), got {revolute!r}")
+    slide = np.abs(x[4 * N + 3:]).max(initial=0.0)
+    if slide > 1e-12:
+        raise ModelError(f"{where}: x puts O_K away from Q_K (largest |s'_K| = {slide:.3g}); set "
+                         f"x[4 * N + 3:] = 0 so that the joints hold")
+    free, _ = to_absolute(system, x, np.zeros(6 * N))
+    joints = [Joint("free", name="joint 1")]
+    for K in range(1, N):
+        J = system.L[K] - 1
+        pp, cp = system.q[K] - system.r[J], -system.r[K]
+        if K in revolute:
+            frame = relative_rotation(x[4 * K:4 * K + 4]).T
+            joints.append(Joint("revolute", parent_point=pp, child_point=cp, parent_frame=frame,
+                                name=f"joint {K + 1}"))
+        else:
+            joints.append(Joint("spherical", parent_point=pp, child_point=cp, name=f"joint {K + 1}"))
+    return System(free.parents, free.bodies, tuple(joints), free.gravity, name=system.name)
+
+
+__all__ += ["accelerations", "to_absolute", "to_joint_tree"]

@@ -20,3 +20,55 @@ def rel(a, b):
     import numpy as np
     a, b = np.asarray(a, float), np.asarray(b, float)
     return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300))
+
+
+# ----------------------------------------------------------------------------- numba, compiled once
+# rfda_teach.fastpath is compiled by numba on first use (about 35 s of CPU) and cached on disk.  In a
+# fresh clone every process that reaches it first (two workers' doctests, the notebook kernels of
+# the book build and of the student edition) would compile it again.  The controller starts one
+# compilation in the background at the start of the session, and the tests that need the compiled
+# path run last, when the cache is there; the kernels meet it in place too.
+_NUMBA_TESTS = ("rfda_teach/fastpath.py", "rfda_teach/interop.py", "tests/test_fastpath.py",
+                "tests/test_interop.py")
+_WARM_UP = """
+from rfda_teach import fastpath, models
+if fastpath.available():
+    sys = models.random_tree(4, kind="spatial", seed=0)
+    st = models.random_state(sys, seed=0)
+    fastpath.joint_accelerations(fastpath.compile_model(sys), st.y, st.yd)
+    try:
+        from rfda_teach import interop
+        robot = interop.example_robot("ur5")
+    except Exception:
+        robot = None                      # no Pinocchio: the end-to-end path is not tested either
+    if robot is not None:
+        q, v, tau = interop.random_state(robot, seed=0)
+        interop.forward_dynamics(robot, q, v, tau, form="fast")
+"""
+
+
+def pytest_sessionstart(session):
+    """On the controller (or a run without xdist): compile the fast path in a background process."""
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if hasattr(session.config, "workerinput") or importlib.util.find_spec("numba") is None:
+        return
+    root = Path(__file__).resolve().parents[1]
+    if list((root / "rfda_teach" / "__pycache__").glob("fastpath._pin_fd_packed-*.nbi")):
+        return                                # compiled by an earlier run
+    session.config._rfda_warm_up = subprocess.Popen(
+        [sys.executable, "-c", _WARM_UP], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_sessionfinish(session):
+    proc = getattr(session.config, "_rfda_warm_up", None)
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of the compiled path last (stable order otherwise, the same in every worker)."""
+    items.sort(key=lambda item: item.nodeid.startswith(_NUMBA_TESTS))

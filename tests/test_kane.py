@@ -281,3 +281,28 @@ def test_any_non_finite_entry_is_refused_by_name(where, index, bad):
     a[index % a.size] = bad
     with pytest.raises(ModelError, match=rf"{where}\[{index % a.size}\] is (nan|inf|-inf)"):
         kane.mass_matrix_and_forcing(_EIGHT, args["x"], args["y"], forces=args["forces"], moments=args["moments"])
+
+
+@pytest.mark.parametrize("revolute", [(2,), (1, 3, 5, 6)])
+def test_reduced_dynamics_equals_the_joint_tree(revolute):
+    """Kane's equations with the sliding speeds and two of a revolute body's three rates locked give the
+    accelerations of kane.to_joint_tree, by the RFDA and by the dense eq. (7)."""
+    from rfda_teach import dae, rfda
+    sys8 = kane.eight_body()
+    N = sys8.N
+    x = sys8.x0.copy()
+    x[4 * N + 3:] = 0.0
+    eps = np.random.default_rng(5).normal(size=(N, 4))   # general relative orientations
+    x[:4 * N] = (eps / np.linalg.norm(eps, axis=1, keepdims=True)).ravel()
+    y = sys8.y0.copy()
+    y[3 * N + 3:] = 0.0                                  # no sliding
+    for K in revolute:                                   # spin about the third relative axis only
+        y[3 * K:3 * K + 2] = 0.0
+    S = [i for i in range(3 * N + 3) if not any(3 * K <= i < 3 * K + 2 for K in revolute)]
+    acc = kane.accelerations(sys8, x, y, kane.reduced_dynamics(sys8, x, y, S))
+    ours = np.concatenate([np.concatenate(a) for a in acc])
+    tree = kane.to_joint_tree(sys8, x, revolute=revolute)
+    _, st = kane.to_absolute(sys8, x, y)
+    assert [j.type for j in tree.joints].count("revolute") == len(revolute)
+    for ref in (rfda.forward_dynamics(tree, st).ydd, dae.forward_dynamics(tree, st).ydd):
+        assert np.abs(ours - ref).max() < 1e-9

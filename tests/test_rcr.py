@@ -95,19 +95,20 @@ def test_forward_sweep_selection_of_the_five_bar_is_singular():
 
 @pytest.fixture(scope="module")
 def five_bar_runs():
+    # half of Fig. 7's 3 s (the chapter runs all of it, under nbval): the motion has turned over by then
     fb = rcr.five_bar()
-    runs = {m: rcr.simulate(fb, m, 3.0) for m in ("acs", "gcl", "dae")}
-    runs["sympy"] = loopref.sympy_simulate(fb, 3.0)
+    runs = {m: rcr.simulate(fb, m, 1.5, n_out=151) for m in ("acs", "gcl", "dae")}
+    runs["sympy"] = loopref.sympy_simulate(fb, 1.5, n_out=151)
     return fb, runs
 
 
 def test_fig7_acs_and_gcl_coincide(five_bar_runs):
     fb, r = five_bar_runs
-    assert r["acs"].t[-1] == pytest.approx(3.0)
-    assert r["acs"].q.shape == (301, 5)
+    assert r["acs"].t[-1] == pytest.approx(1.5)
+    assert r["acs"].q.shape == (151, 5)
     assert np.abs(r["acs"].q - r["gcl"].q).max() < 1e-8
     assert np.abs(r["acs"].qd - r["gcl"].qd).max() < 1e-8
-    for m in ("acs", "gcl", "dae"):                                   # issue 11, item 1, at t_final = 3.0
+    for m in ("acs", "gcl", "dae"):                                   # issue 11, item 1
         assert np.abs(r[m].q[0] - fb.q0).max() < 1e-12
         assert np.abs(np.diff(r[m].q, axis=0)).max() < 1.0
 

@@ -26,6 +26,12 @@ def _y():
     return _sys().y0.copy()
 
 
+def _xpin():
+    x = _x()
+    x[4 * 8 + 3:] = 0.0                                 # O_K at Q_K
+    return x
+
+
 def _ks(**kw):
     """KaneSystem(...) of the eight-body tree with some fields replaced."""
     s = _sys()
@@ -168,6 +174,14 @@ KANE_CASES = [
     Case("kane-to_absolute-x-nonunit", lambda: kane.to_absolute(_sys(), _with(_x(), 31, 3.0), _y()), ME,
          r"body 8: Euler parameters have norm"),
     Case("kane-to_absolute-y-None", lambda: kane.to_absolute(_sys(), _x(), None), ME, r"y must be an array"),
+    Case("kane-to_joint_tree-sliding", lambda: kane.to_joint_tree(_sys(), _with(_x(), 37, 0.1)), ME,
+         r"O_K away from Q_K"),
+    Case("kane-to_joint_tree-revolute-0", lambda: kane.to_joint_tree(_sys(), _xpin(), revolute=(0,)), ME,
+         r"revolute must hold 0-based body indices 1\.\.7"),
+    Case("kane-to_joint_tree-revolute-str", lambda: kane.to_joint_tree(_sys(), _xpin(), revolute="2"), ME,
+         r"revolute must be a sequence"),
+    Case("kane-to_joint_tree-x-short", lambda: kane.to_joint_tree(_sys(), _x()[:5]), ME, r"x has shape \(5,\)"),
+    Case("kane-to_joint_tree-system", lambda: kane.to_joint_tree(None, _x()), ME, r"system must be a KaneSystem"),
     # simulate: time spans, tolerances, t_eval, speeds
     Case("kane-simulate-t_final-None", lambda: kane.simulate(_sys(), _x(), _y(), None), ME, r"t_final is None"),
     Case("kane-simulate-t_final-str", lambda: kane.simulate(_sys(), _x(), _y(), "1"), ME, r"t_final is '1'"),
@@ -195,7 +209,7 @@ KANE_CASES = [
 KANE_COVERED = ["kane.KaneSystem", "kane.eight_body", "kane.relative_rotation", "kane.E_hat", "kane.kinematics",
                 "kane.mass_matrix_and_forcing", "kane.body_states", "kane.momentum", "kane.kinetic_energy",
                 "kane.energy", "kane.state_derivative", "kane.reduced_dynamics", "kane.euler_norm_drift",
-                "kane.accelerations", "kane.to_absolute", "kane.simulate"]
+                "kane.accelerations", "kane.to_absolute", "kane.to_joint_tree", "kane.simulate"]
 
 
 # --------------------------------------------------------------------------- refpoint
