@@ -92,8 +92,8 @@ def time_span(t_final, what: str = "t_final", *, where: str = "") -> float:
     return v
 
 
-def positive_int(n, what: str, *, where: str = "", minimum: int = 1) -> int:
-    """An integer >= ``minimum`` (bools and floats refused).
+def positive_int(n, what: str, *, where: str = "", minimum: int = 1, maximum: int | None = None) -> int:
+    """An integer >= ``minimum`` (and <= ``maximum`` when given; bools and floats refused).
 
     Examples
     --------
@@ -101,6 +101,10 @@ def positive_int(n, what: str, *, where: str = "", minimum: int = 1) -> int:
     Traceback (most recent call last):
     ...
     rfda_teach.errors.ModelError: n_out is 0; give an integer >= 1
+    >>> positive_int(10**7, "n_cases", maximum=10_000)
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: n_cases is 10000000; give an integer <= 10000 (more would run for hours)
     """
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)):
         raise ModelError(f"{_pre(where)}{what} must be an integer, got {n!r} ({type(n).__name__}); "
@@ -108,6 +112,8 @@ def positive_int(n, what: str, *, where: str = "", minimum: int = 1) -> int:
     n = int(n)
     if n < minimum:
         raise ModelError(f"{_pre(where)}{what} is {n}; give an integer >= {minimum}")
+    if maximum is not None and n > maximum:
+        raise ModelError(f"{_pre(where)}{what} is {n}; give an integer <= {maximum} (more would run for hours)")
     return n
 
 
@@ -115,9 +121,14 @@ def _array(x, what: str, where: str) -> np.ndarray:
     if x is None or isinstance(x, (str, bytes, dict, set)):
         raise ModelError(f"{_pre(where)}{what} must be an array of numbers, got {x!r}")
     try:
-        a = np.asarray(x, dtype=float)
+        raw = np.asarray(x)
+        complex_ = np.iscomplexobj(raw) or (raw.dtype == object and any(isinstance(v, complex) for v in raw.flat))
+        a = None if complex_ else np.asarray(raw, dtype=float)
     except (TypeError, ValueError) as exc:
         raise ModelError(f"{_pre(where)}{what} must be an array of real numbers, got {x!r}") from exc
+    if complex_:
+        raise ModelError(f"{_pre(where)}{what} has complex entries (dtype {raw.dtype}); give real numbers "
+                         f"(np.real(...) if the imaginary parts are round-off)")
     return a
 
 

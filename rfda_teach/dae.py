@@ -79,6 +79,11 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, ext
     return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), extra)
 
 
+#: the most rows (n_vel + n_constraints) of the dense eq. (7): 6000 rows are a 0.3 GB matrix and a
+#: solve of about a minute; the O(n) recursion has no such limit
+MAX_DENSE = 6000
+
+
 def assemble_terms(system: System, tr: Terms, extra=None):
     """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
 
@@ -93,6 +98,10 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     """
     check_terms(system, tr, "dae.assemble_terms")
     nv, nc = system.n_vel, system.n_constraints
+    if nv + nc > MAX_DENSE:
+        raise ModelError(f"system {system.name!r}: eq. (7) would be a dense {nv + nc} x {nv + nc} matrix "
+                         f"({(nv + nc) ** 2 * 8 / 1e9:.1f} GB), over the {MAX_DENSE} rows the dense reference "
+                         "is meant for; use rfda.forward_dynamics (O(n), the same accelerations)")
     K = np.zeros((nv + nc, nv + nc))
     rhs = np.zeros(nv + nc)
     vs, cs = system.vel_slices, system.con_slices

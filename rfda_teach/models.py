@@ -137,6 +137,11 @@ _JOINT_MIX = {
 }
 
 
+#: the largest n that random_tree and chain build (a larger tree would take minutes to build and
+#: gigabytes for the dense eq. (7))
+MAX_BODIES = 20_000
+
+
 def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_bias: float = 0.5) -> System:
     """A random tree of n bodies with random masses, inertias, joint offsets, joint frames and joint types.
 
@@ -154,7 +159,7 @@ def random_tree(n: int, kind: str = "planar", seed=None, *, gravity=None, chain_
     (5, 'spatial')
     """
     where = "models.random_tree"
-    n = _check.positive_int(n, "n (the number of bodies)", where=where)
+    n = _check.positive_int(n, "n (the number of bodies)", where=where, maximum=MAX_BODIES)
     kind = _check.choice(kind, tuple(_JOINT_MIX), "kind", where=where)
     seed = _check.seed(seed, where=where)
     chain_bias = _check.scalar(chain_bias, "chain_bias", where=where, nonneg=True)
@@ -187,7 +192,7 @@ def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
     (-1, 0, 1, 2)
     """
     where = "models.chain"
-    n = _check.positive_int(n, "n (the number of bodies)", where=where)
+    n = _check.positive_int(n, "n (the number of bodies)", where=where, maximum=MAX_BODIES)
     kind = _check.choice(kind, ("planar", "spatial"), "kind", where=where)
     bodies, joints = [], []
     for i in range(n):

@@ -575,6 +575,10 @@ def _topology(model, method, dependents, where: str) -> Topology:
         body = tuple(model.bodies) + (None,)
         if method == "rcr":
             deps = tuple(range(n - m, n))
+            if dependents is not None and _dep_indices(model, dependents, where) != deps:
+                raise ModelError(f"{where}: method 'rcr' takes the last {m} coordinates "
+                                 f"{tuple(model.names[d] for d in deps)} as dependents, not {dependents!r}; "
+                                 "choose them with method='acs'")
         else:
             deps = _dep_indices(model, model.dependents if dependents is None else dependents, where)
         if (n - 1) not in deps:

@@ -164,7 +164,7 @@ def project(system: System, state, *, iterations: int = 3) -> State:
     """
     where = "simulate.project"
     system = _system_arg(system, where)
-    iterations = _check.positive_int(iterations, "iterations", where=where)
+    iterations = _check.positive_int(iterations, "iterations", where=where, maximum=100)
     y, yd = check_state(system, state)
     nv = system.n_vel
     for _ in range(iterations):

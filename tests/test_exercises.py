@@ -596,3 +596,16 @@ def test_the_package_exports_no_reference_solution():
         mod = importlib.import_module(f"rfda_teach.exercises.{chapter}")
         extra = [n for n in mod.__all__ if not n.startswith("check_")]
         assert not extra, f"rfda_teach.exercises.{chapter} exports {extra}"
+
+
+def test_a_complex_answer_is_not_passed(capsys):
+    """numpy would drop an imaginary part with only a ComplexWarning: a checker says what is wrong
+    instead of passing (issue 23); a complex array whose imaginary parts are all zero is its real part."""
+    from rfda_teach.exercises import Case, run_cases
+    cases = [Case((np.eye(2) * k,), f"A: 2x2 matrix, case {k}", 2 * np.eye(2) * k) for k in (1, 2)]
+    res = run_cases("check_double", lambda A: 2 * A + 1e-3j, cases)
+    assert not res.passed and "complex entries" in res.message
+    res = run_cases("check_double", lambda A: (2 * A).astype(complex), cases)
+    assert res.passed
+    res = run_cases("check_double", lambda A: (2 * A, 1j), [Case((np.eye(2),), "A", (2 * np.eye(2), 0.0))])
+    assert not res.passed and "complex entries" in res.message

@@ -106,6 +106,8 @@ RTOL = 1e-8
 
 #: seconds a student's function may take on one case (an endless loop is reported, not waited for)
 TIME_LIMIT = 10.0
+#: the most cases a checker runs (n_cases above this is refused: it would run for hours)
+MAX_CASES = 10_000
 
 
 class _TooSlow(Exception):
@@ -188,7 +190,7 @@ def _callable(student_fn, where: str) -> Callable:
 def _options(name: str, student_fn, n_cases, seed) -> tuple:
     """The checker's arguments validated: a callable, n_cases >= 1 and an integer seed >= 0."""
     _callable(student_fn, name)
-    n_cases = _check.positive_int(n_cases, "n_cases", where=f"exercises.{name}")
+    n_cases = _check.positive_int(n_cases, "n_cases", where=f"exercises.{name}", maximum=MAX_CASES)
     seed = _check.positive_int(seed, "seed", where=f"exercises.{name}", minimum=0)
     return n_cases, seed
 
@@ -201,11 +203,28 @@ def _as_parts(x, n_parts: int):
     out = []
     for p in parts:
         try:
-            a = np.asarray(p, dtype=float)
+            a = np.asarray(p)
+            a = np.asarray(a.real if np.iscomplexobj(a) else a, dtype=float)   # imaginary parts all zero
         except (TypeError, ValueError):
             return None
         out.append(a)
     return tuple(out)
+
+
+def _has_imaginary_part(x) -> bool:
+    """True when the student's answer (an array or a tuple of them) holds a complex number whose
+    imaginary part is not zero (numpy would drop it with only a ComplexWarning)."""
+    parts = x if isinstance(x, (tuple, list)) else (x,)
+    for p in parts:
+        try:
+            a = np.asarray(p)
+        except (TypeError, ValueError):
+            continue
+        if np.iscomplexobj(a) and np.any(np.imag(a) != 0):
+            return True
+        if a.dtype == object and any(isinstance(v, complex) and v.imag != 0 for v in a.flat):
+            return True
+    return False
 
 
 def _close(a: tuple, b: tuple, rtol: float) -> bool:
@@ -313,6 +332,10 @@ def run_cases(name: str, student_fn, cases: Iterable[Case], *, rtol: float = RTO
                             False, 0)
             return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your function "
                                "returned None; return the result", n=i)
+        if _has_imaginary_part(out):
+            return done(False, f"not yet, case {i + 1} of {total} ({case.describe}): your result has complex "
+                               "entries with a non-zero imaginary part; the answer is real (a square root or "
+                               "a logarithm of a negative number?)", n=i)
         got = _as_parts(out, len(expected))
         if got is None:
             what = "an array" if len(expected) == 1 else f"a tuple of {len(expected)} arrays"

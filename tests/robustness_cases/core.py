@@ -205,3 +205,28 @@ for _name in ("errors.RFDAError", "errors.TopologyError", "errors.ConstraintRank
               "errors.SingularCoordinateSelectionError", "errors.ModelError", "errors.ConstraintViolationError",
               "errors.IllConditionedError", "errors.RFDAWarning"):
     EXEMPT[_name] = "an exception class"
+
+# complex numbers are refused at the validation layer (numpy would drop the imaginary part with only a
+# ComplexWarning): issue 23
+from rfda_teach import coordinates as _co, jointspace as _js  # noqa: E402
+from rfda_teach.exercises import check_crba as _check_crba  # noqa: E402
+
+_Z = _PS.y.astype(complex) + 1e-3j
+CASES += [
+    Case("rfda.forward_dynamics-y-complex",
+         lambda: rfda.forward_dynamics(_P, system.State(_Z, _PS.yd)), ModelError, r"y has complex entries"),
+    Case("dae.forward_dynamics-yd-complex",
+         lambda: dae.forward_dynamics(_P, system.State(_PS.y, _PS.yd + 1j)), ModelError, r"complex entries"),
+    Case("bodies.skew-complex", lambda: bodies.skew([1.0, 2j, 0.0]), ModelError, r"complex entries"),
+    Case("bodies.Body-inertia-object-complex", lambda: Body("spatial", 1.0, np.array([[1, 0, 0], [0, 1, 0],
+                                                                                      [0, 0, 1j]], dtype=object)),
+         ModelError, r"complex entries"),
+    Case("exercises.check_crba-n_cases-huge", lambda: _check_crba(lambda *a: None, n_cases=10 ** 7), ModelError,
+         r"n_cases is 10000000; give an integer <= 10000"),
+]
+CASES += [
+    Case("dae.forward_dynamics-too-large", lambda: dae.forward_dynamics(models.chain(1100, "spatial"),
+                                                                         models.random_state(models.chain(1100, "spatial"))),
+         ModelError, r"dense 12100 x 12100 matrix .* use rfda.forward_dynamics"),
+    Case("models.random_tree-n-huge", lambda: models.random_tree(10 ** 7), ModelError, r"give an integer <= 20000"),
+]
