@@ -61,10 +61,13 @@ def toc_notebooks() -> list[str]:
 
 
 @contextlib.contextmanager
-def _build_lock():
-    """One build at a time in this checkout (several test runs may share ``_build``)."""
+def _build_lock(name: str = ".build.lock"):
+    """One build at a time in this checkout (several test runs may share ``_build``).  Each folder of
+    ``_build`` that runs write has its lock: ``.build.lock`` for the book's HTML, its execution cache and
+    the PDF; ``.editions.lock`` for ``_build/student`` and ``_build/instructor`` (which must not wait
+    for a book build)."""
     (ROOT / "_build").mkdir(exist_ok=True)
-    with open(ROOT / "_build" / ".build.lock", "w") as fh:
+    with open(ROOT / "_build" / name, "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield

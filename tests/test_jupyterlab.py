@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from bookbuild import ROOT, _build_lock, toc_notebooks
+from bookbuild import ROOT, toc_notebooks
 from rfda_teach import editions as ed
 from test_browser import browser, chromium_binary  # noqa: F401  (browser: the shared Playwright fixture)
 
@@ -73,8 +73,7 @@ def chromium():
 def lab():
     """JupyterLab serving a fresh student edition on http://127.0.0.1:<port>/."""
     tmp = Path(tempfile.mkdtemp(prefix="rfda-lab-"))
-    with _build_lock():
-        editions = ed.write_editions(ROOT, tmp / "editions")
+    editions = ed.write_editions(ROOT, tmp / "editions")     # a folder of its own: no lock needed
     for rel, value in SETTINGS.items():
         (tmp / "settings" / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp / "settings" / rel).write_text(json.dumps(value))
