@@ -33,6 +33,8 @@ import numpy as np
 
 from . import _check
 from .errors import ModelError
+# the rotations and products live in rfda_teach.spatial; bodies re-exports them (its public names)
+from .spatial import EULER_TOL, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew, unit_euler
 
 __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
            "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew", "frame_with_z",
@@ -41,8 +43,6 @@ __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rot
 #: position and velocity sizes and the dimension of the space each kind lives in
 KINDS = {"point2": (2, 2, 2), "planar": (3, 3, 2), "spatial": (7, 6, 3)}
 
-#: largest | |e| - 1 | accepted for Euler parameters before a ModelError
-EULER_TOL = 1e-6
 
 #: relative slack in the triangle inequality of principal moments (see rfda_teach._check.inertia)
 TRIANGLE_TOL = _check.INERTIA_TOL
@@ -131,124 +131,6 @@ class Body:
         return self._J
 
 
-def skew(a: np.ndarray) -> np.ndarray:
-    """[a]x, the 3x3 matrix with [a]x b = a x b.
-
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> skew(np.array([0.0, 0.0, 1.0])) @ np.array([1.0, 0.0, 0.0])
-    array([0., 1., 0.])
-    """
-    return _skew(_check.vector(a, 3, "a", where="skew"))
-
-
-def _skew(a):
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
-
-
-def planar_rotation(phi: float) -> np.ndarray:
-    """A(phi) of §3.2.1: rotation by phi from body axes to global axes.
-
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> np.round(planar_rotation(np.pi / 2) @ [1.0, 0.0], 12) + 0.0
-    array([0., 1.])
-    """
-    return _planar_rotation(_check.scalar(phi, "phi", where="planar_rotation"))
-
-
-def _planar_rotation(phi):
-    c, s = np.cos(phi), np.sin(phi)
-    return np.array([[c, -s], [s, c]])
-
-
-def euler_params_to_matrix(e: np.ndarray) -> np.ndarray:
-    """Rotation matrix of unit Euler parameters e = (e0, e1, e2, e3), scalar first (Haug 1989).
-
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> euler_params_to_matrix(np.array([1.0, 0, 0, 0]))
-    array([[1., 0., 0.],
-           [0., 1., 0.],
-           [0., 0., 1.]])
-    """
-    return _e_to_R(unit_euler(e, "e", where="euler_params_to_matrix"))
-
-
-def unit_euler(e, what: str = "e", *, where: str = "") -> np.ndarray:
-    """Four finite Euler parameters of unit norm (to :data:`EULER_TOL`), as a float array.
-
-    Examples
-    --------
-    >>> unit_euler([0.0, 0.0, 0.0, 0.0])
-    Traceback (most recent call last):
-    ...
-    rfda_teach.errors.ModelError: Euler parameters e are all zero; they must have unit norm, e.g. (1, 0, 0, 0) for no rotation
-    """
-    e = _check.vector(e, 4, what, where=where)
-    pre = f"{where}: " if where else ""
-    nrm = float(np.linalg.norm(e))
-    if nrm == 0.0:
-        raise ModelError(f"{pre}Euler parameters {what} are all zero; they must have unit norm, "
-                         "e.g. (1, 0, 0, 0) for no rotation")
-    if abs(nrm - 1.0) > EULER_TOL:
-        raise ModelError(f"{pre}Euler parameters {what} = {np.round(e, 6)} have norm {nrm:.8g}, not 1 "
-                         f"(tolerance {EULER_TOL}); normalise them ({what} / |{what}|)")
-    return e
-
-
-def _e_to_R(e):
-    e0, e1, e2, e3 = e
-    return np.array([
-        [e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
-        [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
-        [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
-
-
-def matrix_to_euler_params(R: np.ndarray) -> np.ndarray:
-    """Unit Euler parameters (e0 >= 0) of a rotation matrix.
-
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> np.round(matrix_to_euler_params(np.diag([1.0, -1.0, -1.0])), 12) + 0.0
-    array([0., 1., 0., 0.])
-    """
-    R = _check.matrix(R, (3, 3), "R", where="matrix_to_euler_params", orthogonal=True)
-    return _R_to_e(R)
-
-
-def _R_to_e(R):
-    """Shepperd's method: the largest of e0^2, e1^2, e2^2, e3^2 is computed first (no cancellation)."""
-    tr = R[0, 0] + R[1, 1] + R[2, 2]
-    k = int(np.argmax([tr, R[0, 0], R[1, 1], R[2, 2]]))
-    if k == 0:
-        e0 = 0.5 * np.sqrt(1.0 + tr)
-        e = np.array([e0, (R[2, 1] - R[1, 2]) / (4 * e0), (R[0, 2] - R[2, 0]) / (4 * e0),
-                      (R[1, 0] - R[0, 1]) / (4 * e0)])
-    elif k == 1:
-        e1 = 0.5 * np.sqrt(max(1.0 + 2 * R[0, 0] - tr, 0.0))
-        e = np.array([(R[2, 1] - R[1, 2]) / (4 * e1), e1, (R[0, 1] + R[1, 0]) / (4 * e1),
-                      (R[0, 2] + R[2, 0]) / (4 * e1)])
-    elif k == 2:
-        e2 = 0.5 * np.sqrt(max(1.0 + 2 * R[1, 1] - tr, 0.0))
-        e = np.array([(R[0, 2] - R[2, 0]) / (4 * e2), (R[0, 1] + R[1, 0]) / (4 * e2), e2,
-                      (R[1, 2] + R[2, 1]) / (4 * e2)])
-    else:
-        e3 = 0.5 * np.sqrt(max(1.0 + 2 * R[2, 2] - tr, 0.0))
-        e = np.array([(R[1, 0] - R[0, 1]) / (4 * e3), (R[0, 2] + R[2, 0]) / (4 * e3),
-                      (R[1, 2] + R[2, 1]) / (4 * e3), e3])
-    e /= np.linalg.norm(e)
-    return e if e[0] >= 0 else -e
-
-
 def frame_with_z(a) -> np.ndarray:
     """A rotation matrix whose third column is the unit vector along a (joint frames for axis joints).
 
@@ -269,9 +151,9 @@ def frame_with_z(a) -> np.ndarray:
     return np.column_stack([x, np.cross(a, x), a])
 
 
-def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
-    """Orientation matrix of a body from its position coordinates y_i.
-
+def rotation(kind: str, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
+    """Orientation matrix of a body from its position coordinates y_i (``check=False``: y_i computed
+    by the package, not validated).
 
     Examples
     --------
@@ -280,18 +162,15 @@ def rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
     array([[-1.,  0.],
            [ 0., -1.]])
     """
-    y_i = _check.vector(y_i, npos(kind), "y_i", where=f"rotation of a {kind} body")
-    if kind == "spatial":
-        unit_euler(y_i[3:7], "y_i[3:7]", where="rotation")
-    return _rotation(kind, y_i)
-
-
-def _rotation(kind: str, y_i: np.ndarray) -> np.ndarray:
+    if check:
+        y_i = _check.vector(y_i, npos(_kind(kind)), "y_i", where=f"rotation of a {kind} body")
+        if kind == "spatial":
+            unit_euler(y_i[3:7], "y_i[3:7]", where="rotation")
     if kind == "point2":
         return np.eye(2)
     if kind == "planar":
-        return _planar_rotation(y_i[2])
-    return _e_to_R(y_i[3:7])
+        return planar_rotation(y_i[2], check=False)
+    return euler_params_to_matrix(y_i[3:7], check=False)
 
 
 def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
@@ -316,7 +195,7 @@ def _mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
         return m * np.eye(2)
     if body.kind == "planar":
         return np.diag([m, m, body.J[0, 0]])
-    R = _rotation("spatial", y_i)
+    R = rotation("spatial", y_i, check=False)
     M = np.zeros((6, 6))
     M[:3, :3] = m * np.eye(3)
     M[3:, 3:] = R @ body.J @ R.T
@@ -347,7 +226,7 @@ def _force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -
         return m * gravity
     if body.kind == "planar":
         return np.array([m * gravity[0], m * gravity[1], 0.0])
-    R = _rotation("spatial", y_i)
+    R = rotation("spatial", y_i, check=False)
     w = yd_i[3:6]
     Jw = R @ body.J @ (R.T @ w)
     return np.concatenate([m * gravity, -np.cross(w, Jw)])

@@ -45,7 +45,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _check
-from .bodies import KINDS, _e_to_R, _planar_rotation, _rotation, _skew, ndim, npos, nvel, unit_euler
+from .bodies import KINDS, ndim, npos, nvel, rotation
+from .spatial import euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew, unit_euler
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
@@ -118,7 +119,7 @@ class Joint:
             v = getattr(self, name)
             v = np.eye(d) if v is None else _check._array(v, name, where)
             if d == 2 and v.shape == ():
-                v = _planar_rotation(_check.scalar(v, name, where=where))
+                v = planar_rotation(_check.scalar(v, name, where=where), check=False)
             if v.shape != (d, d) or not np.isfinite(v).all() or np.abs(v.T @ v - np.eye(d)).max() > 1e-9:
                 raise ModelError(f"{where}: {name} must be an orthogonal {d}x{d} matrix (or an angle in 2-D)")
             if kind != "point2" and np.linalg.det(v) < 0:
@@ -246,11 +247,6 @@ class JointTerms(NamedTuple):
     qd: np.ndarray
 
 
-def _cross2(w: float, a: np.ndarray) -> np.ndarray:
-    """omega x a in the plane: omega [-a_y, a_x]."""
-    return w * np.array([-a[1], a[0]])
-
-
 def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     """Q_k, G_k, nu_k, gamma_k (eq. 1, 3) and Q_kd, G_kd, nu_kd, gamma_kd (eq. 59) at a state.
 
@@ -292,7 +288,7 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     nl, na = _twist_sizes(kind)
     pk = nvel(kind)
     ground = y_j is None
-    R_k = _rotation(kind, y_k)
+    R_k = rotation(kind, y_k, check=False)
     r_k = y_k[:nl]
     v_k = yd_k[:nl]
     a_k = R_k @ joint.child_point
@@ -301,7 +297,7 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         R_j, r_j, v_j = np.eye(nl), np.zeros(nl), np.zeros(nl)
         w_j = 0.0 if kind == "planar" else np.zeros(3)
     else:
-        R_j, r_j, v_j = _rotation(kind, y_j), y_j[:nl], yd_j[:nl]
+        R_j, r_j, v_j = rotation(kind, y_j, check=False), y_j[:nl], yd_j[:nl]
         w_j = yd_j[2] if kind == "planar" else (yd_j[3:6] if kind == "spatial" else None)
     R_J = R_j @ joint.parent_frame
     dtw = nl + na
@@ -327,9 +323,9 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         rho = np.array([w_j * w[1], -w_j * w[0], 0.0])
     else:
         w_k = yd_k[3:6]
-        Wk[:3, 3:] = -_skew(a_k)
+        Wk[:3, 3:] = -skew(a_k, check=False)
         Wk[3:, 3:] = np.eye(3)
-        Wj[:3, 3:] = _skew(p - r_j)
+        Wj[:3, 3:] = skew(p - r_j, check=False)
         Wj[3:, 3:] = -np.eye(3)
         pdot = v_k + np.cross(w_k, a_k)
         w = np.concatenate([pdot - v_j - np.cross(w_j, p - r_j), w_k - w_j])
@@ -360,20 +356,20 @@ def _relative_motion(joint: Joint, q: np.ndarray):
     if t == "rail":
         return np.eye(2), np.array([q[0], 0.0])
     if t == "revolute2d":
-        return _planar_rotation(q[0]), np.zeros(2)
+        return planar_rotation(q[0], check=False), np.zeros(2)
     if t == "prismatic2d":
         return np.eye(2), np.array([q[0], 0.0])
     if t == "free2d":
-        return _planar_rotation(q[2]), np.array(q[:2], float)
+        return planar_rotation(q[2], check=False), np.array(q[:2], float)
     if t == "revolute":
         c, s = np.cos(q[0]), np.sin(q[0])
         return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]), np.zeros(3)
     if t == "prismatic":
         return np.eye(3), np.array([0, 0, q[0]], float)
     if t == "spherical":
-        return _e_to_R(q[:4] / np.linalg.norm(q[:4])), np.zeros(3)
+        return euler_params_to_matrix(q[:4] / np.linalg.norm(q[:4]), check=False), np.zeros(3)
     if t == "free":
-        return _e_to_R(q[3:7] / np.linalg.norm(q[3:7])), np.array(q[:3], float)
+        return euler_params_to_matrix(q[3:7] / np.linalg.norm(q[3:7]), check=False), np.array(q[:3], float)
     raise ModelError(f"joint {joint.name!r}: type {t!r} has no position kinematics")
 
 
@@ -407,7 +403,7 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
 
 def _joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     nl = _twist_sizes(kind)[0]
-    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
+    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j, check=False)
     r_j = np.zeros(nl) if y_j is None else y_j[:nl]
     Rq, tq = _relative_motion(joint, q)
     R_J = R_j @ joint.parent_frame
@@ -418,8 +414,7 @@ def _joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     r_k = p - R_k @ joint.child_point
     if kind == "planar":
         return np.array([r_k[0], r_k[1], np.arctan2(R_k[1, 0], R_k[0, 0])])
-    from .bodies import _R_to_e
-    return np.concatenate([r_k, _R_to_e(R_k)])
+    return np.concatenate([r_k, matrix_to_euler_params(R_k, check=False)])
 
 
 def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
@@ -450,9 +445,9 @@ def _relative_pose(joint: Joint, kind: str, y_j, y_k):
     """(R_J, sep, R_rel): the parent joint frame in global axes, the separation of the two joint
     points in global components, and the child joint frame in the parent joint frame."""
     nl = _twist_sizes(kind)[0]
-    R_j = np.eye(nl) if y_j is None else _rotation(kind, y_j)
+    R_j = np.eye(nl) if y_j is None else rotation(kind, y_j, check=False)
     r_j = np.zeros(nl) if y_j is None else np.asarray(y_j[:nl], float)
-    R_k = _rotation(kind, y_k)
+    R_k = rotation(kind, y_k, check=False)
     R_J = R_j @ joint.parent_frame
     sep = np.asarray(y_k[:nl], float) + R_k @ joint.child_point - r_j - R_j @ joint.parent_point
     return R_J, sep, R_J.T @ R_k @ joint.child_frame

@@ -47,7 +47,8 @@ from scipy.integrate import solve_ivp
 from scipy.linalg import cho_factor, cho_solve
 
 from . import _check
-from .bodies import _skew as skew          # the unchecked fast path: arguments here are computed
+# EULER_TOL: one tolerance for every unit-norm check; skew, cross, ... with check=False on computed arguments
+from .spatial import EULER_TOL, G0, cross, euler_params_to_matrix, skew
 from .errors import ModelError, RFDAError, TopologyError
 from .tree import Topology
 
@@ -62,17 +63,8 @@ EIGHT_BODY_L = (0, 1, 2, 1, 2, 1, 1, 7)
 #: gain (1/s) of the Euler-parameter norm stabilisation in the kinematical equations
 EULER_GAIN = 10.0
 
-#: largest accepted | |eps_K| - 1 | of a state's Euler parameters (every public function checks it)
-EULER_TOL = 1e-6
-
 #: relative tolerance of the triangle inequality J1 + J2 >= J3 of principal moments of inertia
 INERTIA_TOL = _check.INERTIA_TOL
-
-
-def _cross(a, b) -> np.ndarray:
-    """a x b of two 3-vectors: the same products and differences, in the same order, as numpy.cross
-    (so the same bits), without its general-axis overhead (about 5x faster for one pair)."""
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,11 +193,10 @@ def relative_rotation(eps: np.ndarray) -> np.ndarray:
 
 
 def _relative_rotation(eps: np.ndarray) -> np.ndarray:
-    e1, e2, e3, e4 = eps
-    return np.array([
-        [e1 * e1 - e2 * e2 - e3 * e3 + e4 * e4, 2 * (e1 * e2 + e3 * e4), 2 * (e1 * e3 - e2 * e4)],
-        [2 * (e1 * e2 - e3 * e4), -e1 * e1 + e2 * e2 - e3 * e3 + e4 * e4, 2 * (e2 * e3 + e1 * e4)],
-        [2 * (e1 * e3 + e2 * e4), 2 * (e2 * e3 - e1 * e4), -e1 * e1 - e2 * e2 + e3 * e3 + e4 * e4]])
+    """Eq. (4) is the book's scalar-first matrix (:func:`rfda_teach.spatial.euler_params_to_matrix`,
+    body to global) of the reordered parameters (e4, e1, e2, e3), transposed: the notes put the scalar
+    last and map J-frame components to K-frame ones (tested entry by entry against eq. (4) as printed)."""
+    return euler_params_to_matrix(np.array([eps[3], eps[0], eps[1], eps[2]]), check=False).T
 
 
 def E_hat(eps: np.ndarray) -> np.ndarray:
@@ -293,7 +284,7 @@ def _kinematics(system: KaneSystem, x: np.ndarray, y: np.ndarray) -> Kinematics:
         Wdj = {} if j < 0 else out.Wd[j]
         out.omega[k] = (Rr @ out.omega[j] if j >= 0 else 0.0) + w_hat        # eq. (11)
         out.W[k] = _add({b: Rr @ B for b, B in Wj.items()}, {k: eye})         # eq. (14)-(15)
-        wt = skew(w_hat)
+        wt = skew(w_hat, check=False)
         out.Wd[k] = _add({b: Rr @ B for b, B in Wdj.items()},                 # eq. (18)
                          {b: wt.T @ Rr @ B for b, B in Wj.items()})
         if j < 0:
@@ -302,15 +293,15 @@ def _kinematics(system: KaneSystem, x: np.ndarray, y: np.ndarray) -> Kinematics:
         else:
             Rj = out.R_rel[j]
             wj_hat = y[3 * j:3 * j + 3]
-            qs = skew(system.q[k] + s)
+            qs = skew(system.q[k] + s, check=False)
             out.VO[k] = _add({b: Rj @ B for b, B in out.VO[j].items()},        # eq. (26)-(28)
                              {b: -qs @ B for b, B in Wj.items()}, {N + k: eye})
             out.VOd[k] = _add({b: Rj @ B for b, B in out.VOd[j].items()},      # eq. (32)
-                              {b: skew(wj_hat).T @ Rj @ B for b, B in out.VO[j].items()},
-                              {b: -skew(sdot) @ B for b, B in Wj.items()},
+                              {b: skew(wj_hat, check=False).T @ Rj @ B for b, B in out.VO[j].items()},
+                              {b: -skew(sdot, check=False) @ B for b, B in Wj.items()},
                               {b: -qs @ B for b, B in Wdj.items()})
             pO[k] = Rr @ (pO[j] + system.q[k] + s)                            # eq. (20)
-        rt = skew(system.r[k])
+        rt = skew(system.r[k], check=False)
         out.VG[k] = _add({b: Rr @ B for b, B in out.VO[k].items()},            # eq. (30)
                          {b: -rt @ B for b, B in out.W[k].items()})
         out.VGd[k] = _add({b: Rr @ B for b, B in out.VOd[k].items()},          # eq. (31)
@@ -368,8 +359,8 @@ def _mass_matrix_and_forcing(system: KaneSystem, x, y, F_ext=None, M_ext=None):
         R, VG, W, w, vG = kin.R[k], kin.VG[k], kin.W[k], kin.omega[k], kin.vG[k]
         F = R @ (m * system.gravity + F_ext[k])                                  # {F'_K}, K components
         M = R @ M_ext[k]
-        a_bias = _apply(kin.VGd[k], y) + _cross(w, vG)                        # VG_dot y + omega x v_G
-        h_bias = I @ _apply(kin.Wd[k], y) + _cross(w, I @ w)                  # I W_dot y + omega x I omega
+        a_bias = _apply(kin.VGd[k], y) + cross(w, vG, check=False)                        # VG_dot y + omega x v_G
+        h_bias = I @ _apply(kin.Wd[k], y) + cross(w, I @ w, check=False)                  # I W_dot y + omega x I omega
         for a, Ba in VG.items():
             f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # eq. (41), translation
             for b, Bb in VG.items():
@@ -431,7 +422,7 @@ def momentum(system: KaneSystem, x, y):
     P, H = np.zeros(3), np.zeros(3)
     for b in _body_states(system, x, y):
         P += b.mass * b.velocity
-        H += _cross(b.position, b.mass * b.velocity) + b.inertia @ b.omega
+        H += cross(b.position, b.mass * b.velocity, check=False) + b.inertia @ b.omega
     return P, H
 
 
@@ -640,7 +631,7 @@ def _unit_quat(axis, angle):
     return np.concatenate([np.sin(angle / 2) * axis, [np.cos(angle / 2)]])
 
 
-def eight_body(gravity: float = 9.81) -> KaneSystem:
+def eight_body(gravity: float = G0) -> KaneSystem:
     """The eight-body tree of the notes, L = (0, 1, 2, 1, 2, 1, 1, 7), with the data chosen here.
 
     The notes give the topology only; this book chooses (SI units, all vectors as stated):
@@ -714,7 +705,7 @@ def accelerations(system: KaneSystem, x, y, ydot) -> list:
     kin = _kinematics(system, x, y)
     out = []
     for k in range(system.N):
-        a = _apply(kin.VG[k], ydot) + _apply(kin.VGd[k], y) + _cross(kin.omega[k], kin.vG[k])
+        a = _apply(kin.VG[k], ydot) + _apply(kin.VGd[k], y) + cross(kin.omega[k], kin.vG[k], check=False)
         al = _apply(kin.W[k], ydot) + _apply(kin.Wd[k], y)
         out.append((kin.R[k].T @ a, kin.R[k].T @ al))
     return out

@@ -33,7 +33,7 @@ from .system import State, System
 __all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGURE1_PARENTS", "random_tree",
            "chain", "random_state", "state_from_joints"]
 
-G0 = 9.81
+from .spatial import G0  # noqa: E402  (re-exported: models.G0)
 
 #: Parent array chosen for Fig. 1 (the figure itself is not in the text):
 #: 0 is the root; 1, 2, 3 hang from 0; 6 from 1; 4, 5 from 2; 8, 9 from 3;

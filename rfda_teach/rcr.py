@@ -77,6 +77,7 @@ import scipy.linalg
 
 from . import _check
 from .bodies import Body
+from .spatial import G0, planar_rotation
 from .errors import ConstraintViolationError, ModelError, RFDAError, SingularCoordinateSelectionError
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
@@ -84,7 +85,6 @@ __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
            "tree_accelerations", "recursive_inertias"]
 
-G0 = 9.81
 CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
 _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
 
@@ -126,11 +126,6 @@ def _planar_body(body, what: str, where: str) -> Body:
     if body.kind != "planar":
         raise ModelError(f"{where}: {what} is a {body.kind!r} body; a planar loop needs Body('planar', mass, J)")
     return body
-
-
-def _rot(a: float) -> np.ndarray:
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s], [s, c]])
 
 
 def _mm(c, A, B):

@@ -58,9 +58,9 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from . import _check
-from .bodies import _skew as skew, frame_with_z   # _skew: the unchecked fast path for computed vectors
+from .bodies import frame_with_z
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
-from .kane import _cross
+from .spatial import G0, cross, elementary_rotation, skew   # check=False where the vectors are computed
 from .tree import Topology
 
 __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
@@ -131,13 +131,13 @@ class Tally:
     def cross(self, a, b):
         """a x b (6 multiplications)."""
         self.add(6)
-        return _cross(a, b)
+        return cross(a, b, check=False)
 
     def cross_cols(self, a, B):
         """[a]x B for a 3 x k matrix B (6 per column)."""
         B = np.asarray(B)
         self.add(6 * (B.shape[1] if B.ndim == 2 else 1))
-        return skew(a) @ B
+        return skew(a, check=False) @ B
 
     def scale(self, s, A):
         """s * A (one multiplication per entry)."""
@@ -169,15 +169,6 @@ class Tally:
 _AXIS = {"x": 0, "y": 1, "z": 2}
 
 
-def _rot(axis: str, a: float) -> np.ndarray:
-    c, s = np.cos(a), np.sin(a)
-    i = _AXIS[axis]
-    R = np.eye(3)
-    j, k = (i + 1) % 3, (i + 2) % 3
-    R[j, j], R[j, k], R[k, j], R[k, k] = c, -s, s, c
-    return R
-
-
 def joint_rotation(axes: str, q) -> np.ndarray:
     """R_j(q^w) of eq. (9): successive rotations about the joint frame's axes (Bryant angles).
 
@@ -204,7 +195,7 @@ def _axes(axes, what: str, *, where: str) -> str:
 def _joint_rotation(axes: str, q) -> np.ndarray:
     R = np.eye(3)
     for a, qi in zip(axes, q):
-        R = R @ _rot(a, qi)
+        R = R @ elementary_rotation(a, qi, check=False)
     return R
 
 
@@ -240,13 +231,13 @@ def _Bw_local(axes: str, q, qd=None):
     for i, a in enumerate(axes):
         B[:, i] = R @ _E[_AXIS[a]]
         Rs.append(R.copy())
-        R = R @ _rot(a, q[i])
+        R = R @ elementary_rotation(a, q[i], check=False)
     if qd is None:
         return B
     Bd = np.zeros(3)
     w = np.zeros(3)
     for i in range(n):
-        Bd += qd[i] * _cross(w, B[:, i])      # d/dt(R_<i e_i) = w_<i x (R_<i e_i)
+        Bd += qd[i] * cross(w, B[:, i], check=False)      # d/dt(R_<i e_i) = w_<i x (R_<i e_i)
         w = w + qd[i] * B[:, i]
     return B, Bd
 
@@ -575,7 +566,7 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
         if b < 0:
             return p_local, np.zeros(3)
         x = kin.r[b] + kin.A[b] @ p_local
-        v = kin.rd[b] + _cross(kin.w[b], x - kin.r[b])
+        v = kin.rd[b] + cross(kin.w[b], x - kin.r[b], check=False)
         return x, v
 
     for sd in model.springs:
@@ -592,7 +583,7 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
             if body >= 0:
                 f = sign * tension * u
                 F[body] = F[body] + f
-                tau[body] = tau[body] + _cross(x - kin.rc[body], f)
+                tau[body] = tau[body] + cross(x - kin.rc[body], f, check=False)
     if model.tire_body >= 0 and model.tire_k > 0:
         zr = 0.0 if model.road is None else model.road(t_time)
         if type(zr) is not float or not math.isfinite(zr):              # slow path: a clear error or a float
@@ -624,7 +615,7 @@ def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
         s = kin.p[j] - kin.rc[j]                                           # s^P, centroid -> P
         sd = kin.pd[j] - kin.rcd[j]
         ms = tally.scale(m, s)
-        mS = skew(ms)
+        mS = skew(ms, check=False)
         M = np.zeros((6, 6))                                               # eq. (8), (36): T^T M^c T
         M[:3, :3] = m * _E
         M[:3, 3:] = mS
@@ -672,12 +663,12 @@ def equipollent(m, J, s, s_dot, omega, F, tau):
     F = _check.vector(F, 3, "F", where=where, hint="the resultant force")
     tau = _check.vector(tau, 3, "tau", where=where, hint="the moment about the centroid")
     T = np.eye(6)
-    T[:3, 3:] = skew(s)                                                    # eq. (4)
+    T[:3, 3:] = skew(s, check=False)                                                    # eq. (4)
     Mc = np.zeros((6, 6))
     Mc[:3, :3] = m * _E
     Mc[3:, 3:] = J                                                         # eq. (3)
-    Qc = np.concatenate([F, tau - _cross(omega, J @ omega)])              # eq. (3)
-    TdY = np.concatenate([_cross(s_dot, omega), np.zeros(3)])             # Tdot Y^P
+    Qc = np.concatenate([F, tau - cross(omega, J @ omega, check=False)])              # eq. (3)
+    TdY = np.concatenate([cross(s_dot, omega, check=False), np.zeros(3)])             # Tdot Y^P
     return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # eq. (8)
 
 
@@ -706,8 +697,8 @@ def velocity_transformation(p_i, p_j, r_j, Bw):
     if not 1 <= Bw.shape[1] <= 3:
         raise ModelError(f"{where}: Bw has {Bw.shape[1]} columns; a rotational joint has 1 to 3")
     B1 = np.eye(6)
-    B1[:3, 3:] = -skew(p_j - p_i)                                          # eq. (25), (33)
-    B2 = np.vstack([-skew(p_j - r_j) @ Bw, Bw])
+    B1[:3, 3:] = -skew(p_j - p_i, check=False)                                          # eq. (25), (33)
+    B2 = np.vstack([-skew(p_j - r_j, check=False) @ Bw, Bw])
     return B1, B2
 
 
@@ -804,7 +795,7 @@ def _point_state(model, kin, body, p_local):
         z = np.zeros(3)
         return p_local, z, z, z, z
     x = kin.r[body] + kin.A[body] @ p_local
-    xd = kin.rd[body] + _cross(kin.w[body], x - kin.r[body])
+    xd = kin.rd[body] + cross(kin.w[body], x - kin.r[body], check=False)
     return x, xd, kin.p[body], kin.pd[body], kin.w[body]
 
 
@@ -862,8 +853,8 @@ def _constraint_rows(model: Model, kin: Kin, tally: Tally | None = None):
         ka = t.cross(wa, xad - Pad) if c.a >= 0 else np.zeros(3)
         kb = t.cross(wb, xbd - Pbd) if c.b >= 0 else np.zeros(3)
         if c.kind == "s":                                  # Phi^s: x_b - x_a = 0
-            put(c.b, np.hstack([_E, -skew(lb)]), rows)
-            put(c.a, -np.hstack([_E, -skew(la)]), rows)
+            put(c.b, np.hstack([_E, -skew(lb, check=False)]), rows)
+            put(c.a, -np.hstack([_E, -skew(la, check=False)]), rows)
             t.add(0)
             gamma[rows] = -(kb - ka)
         elif c.kind == "ss":                               # Phi^ss: |x_b - x_a|^2 - L^2 = 0
@@ -1185,10 +1176,10 @@ def _constraint_velocity(model: Model, kin: Kin) -> np.ndarray:
             out.append(2 * (xb - xa) @ (xbd - xad))
         elif c.kind == "d1":
             ua, ub = Aa @ c.ua, Ab @ c.ub
-            out.append(_cross(wa, ua) @ ub + ua @ _cross(wb, ub))
+            out.append(cross(wa, ua, check=False) @ ub + ua @ cross(wb, ub, check=False))
         else:
             ua = Aa @ c.ua
-            out.append(_cross(wa, ua) @ (xb - xa) + ua @ (xbd - xad))
+            out.append(cross(wa, ua, check=False) @ (xb - xa) + ua @ (xbd - xad))
     return np.array(out)
 
 
@@ -1395,7 +1386,7 @@ def quarter_car(*, road=None) -> Model:
         cuts.append(CutJoint("s", -1, j, pa=H[c_end], pb=np.array([0, 0, L]), name=f"{name} at the chassis"))
     spring = SpringDamper(0, -1, C_lca.T @ (H["spring, lower arm"] - o_lca), H["spring, chassis"], 30e3, 2.5e3,
                           np.linalg.norm(H["spring, chassis"] - H["spring, lower arm"]) + 0.03)
-    return Model(tuple(bodies), tuple(cuts), (spring,), np.array([0, 0, -9.81]), np.zeros(10), tire_body=1,
+    return Model(tuple(bodies), tuple(cuts), (spring,), np.array([0, 0, -G0]), np.zeros(10), tire_body=1,
                  tire_k=200e3, tire_r=0.30, road=road, name="chassis-fixed quarter car")
 
 

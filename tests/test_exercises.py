@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from rfda_teach import exercises as ex
-from rfda_teach.bodies import _e_to_R, skew
+from rfda_teach.bodies import skew
+from rfda_teach.spatial import euler_params_to_matrix
 from rfda_teach.errors import ModelError
 from rfda_teach.joints import evaluate
 
@@ -431,7 +432,7 @@ def test_cases_are_deterministic(capsys):
     assert a.message == b.message and a.n_cases == b.n_cases and not a.passed
     c = ex.check_euler_rate_matrix(rate_matrix, n_cases=5, seed=1)
     assert c.passed and c.n_cases == 5
-    assert np.allclose(_e_to_R(np.array([1.0, 0, 0, 0])), np.eye(3))
+    assert np.allclose(euler_params_to_matrix(np.array([1.0, 0, 0, 0])), np.eye(3))
 
 
 

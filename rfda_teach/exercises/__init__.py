@@ -86,7 +86,8 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from .. import _check, models
-from ..bodies import Body, _e_to_R, _skew, euler_params_to_matrix, force, mass_matrix, nvel
+from ..bodies import Body, force, mass_matrix, nvel
+from ..spatial import euler_params_to_matrix, skew
 from ..errors import ModelError
 from .slips import slip
 
@@ -377,10 +378,10 @@ def _spatial_bodies(rng: np.random.Generator, n: int) -> list:
 
 def _edot_matrix(e: np.ndarray) -> np.ndarray:
     """The 4x3 matrix H(e) with edot = H(e) omega (omega global), from the package's integrator."""
-    from ..simulate import _position_rate
+    from ..simulate import position_rate
     sys1 = models.random_tree(1, kind="spatial", seed=0)
     y = np.concatenate([np.zeros(3), e])
-    cols = [_position_rate(sys1, y, np.concatenate([np.zeros(3), w]))[3:] for w in np.eye(3)]
+    cols = [position_rate(sys1, y, np.concatenate([np.zeros(3), w]))[3:] for w in np.eye(3)]
     return np.column_stack(cols)
 
 
@@ -409,7 +410,7 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
     for k in range(n_cases):
         e = _unit_euler(rng, k)
         H = _edot_matrix(e)
-        R = _e_to_R(e)
+        R = euler_params_to_matrix(e, check=False)
         wrong = ((H @ R, "body vs global components? omega is given in global (inertial) components; "
                          "1/2 G(e)^T acts on body components"),
                  (_edot_matrix(np.roll(e, 1)), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
@@ -435,8 +436,8 @@ def check_rotation_from_euler(student_fn, *, n_cases: int = N_CASES, seed: int =
         e = _unit_euler(rng, k)
         R = euler_params_to_matrix(e)
         wrong = ((R.T, "transposed? R maps body-frame components to global ones, x = R x'"),
-                 (_e_to_R(np.roll(e, 1)), "scalar part first: e0 = e[0] = cos(angle/2)"),
-                 (_e_to_R(np.roll(e, 1)).T, "scalar part first, and R maps body to global components"))
+                 (euler_params_to_matrix(np.roll(e, 1), check=False), "scalar part first: e0 = e[0] = cos(angle/2)"),
+                 (euler_params_to_matrix(np.roll(e, 1), check=False).T, "scalar part first, and R maps body to global components"))
         cases.append(Case((e,), f"e: unit Euler parameters, shape (4,), rotation angle "
                                 f"{np.degrees(_angle(e)):.0f} deg", R, wrong))
     return run_cases(name, student_fn, cases)
@@ -453,9 +454,9 @@ def check_angular_velocity(student_fn, *, n_cases: int = N_CASES, seed: int = SE
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
-        R = _e_to_R(_unit_euler(rng, k))
+        R = euler_params_to_matrix(_unit_euler(rng, k), check=False)
         w = rng.normal(size=3) * rng.uniform(0.1, 5.0)
-        Rd = _skew(w) @ R
+        Rd = skew(w, check=False) @ R
         wrong = ((-w, "wrong sign? [omega]x = R_dot R^T, and omega_1 is entry (3, 2) of it"),
                  (R.T @ w, "body vs global components? R^T R_dot gives the body-frame components; "
                            "here omega is global: [omega]x = R_dot R^T"),
@@ -479,7 +480,7 @@ def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
     cases = []
     for k, body in enumerate(_spatial_bodies(rng, n_cases)):
         e = _unit_euler(rng, k)
-        R = _e_to_R(e)
+        R = euler_params_to_matrix(e, check=False)
         w = rng.normal(size=3) * rng.uniform(0.1, 5.0)
         y = np.concatenate([rng.normal(size=3), e])
         f = force(body, y, np.concatenate([rng.normal(size=3), w]), np.zeros(3))[3:]
@@ -523,7 +524,7 @@ def check_body_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SE
         M = mass_matrix(body, y)
         wrong = ()
         if kind == "spatial":
-            R = _e_to_R(y[3:])
+            R = euler_params_to_matrix(y[3:], check=False)
             W = M.copy()
             W[3:, 3:] = body.J
             V = M.copy()
@@ -1009,7 +1010,7 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
         sd = np.zeros(3) if k == 0 else sd
         where = "P = the centroid (s = 0)" if k == 0 else "P away from the centroid"
         M, Q = equipollent(m, J, s, sd, w, F, tau)
-        T = np.block([[np.eye(3), _skew(s)], [np.zeros((3, 3)), np.eye(3)]])
+        T = np.block([[np.eye(3), skew(s, check=False)], [np.zeros((3, 3)), np.eye(3)]])
         Mc = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])
         M_neg, Q_neg = equipollent(m, J, -s, -sd, w, F, tau)
         top = Q[:3]
@@ -1407,7 +1408,7 @@ del _mod, _chapter
 
 def _rate(e0, ev, sign=1.0) -> np.ndarray:
     """1/2 E^T (sign +1, omega global) or 1/2 G^T (sign -1, omega in body components)."""
-    return 0.5 * np.column_stack([-ev, e0 * np.eye(3) + sign * _skew(ev)]).T
+    return 0.5 * np.column_stack([-ev, e0 * np.eye(3) + sign * skew(ev, check=False)]).T
 
 
 @slip("check_euler_rate_matrix", "scalar part last, e = (x, y, z, w)", hint="scalar part first")
@@ -1430,7 +1431,7 @@ def _slip_rotation_transposed(e):
 @slip("check_rotation_from_euler", "scalar part last, e = (x, y, z, w)", hint="scalar part first")
 def _slip_rotation_scalar_last(e):
     e = np.asarray(e, dtype=float)
-    return _e_to_R(np.r_[e[3], e[:3]])
+    return euler_params_to_matrix(np.r_[e[3], e[:3]], check=False)
 
 
 def _unskew(W: np.ndarray) -> np.ndarray:
@@ -1625,7 +1626,7 @@ def _slip_kane_transposed(L, R_rel):
 
 
 def _equipollent_T(s):
-    return np.block([[np.eye(3), _skew(s)], [np.zeros((3, 3)), np.eye(3)]])
+    return np.block([[np.eye(3), skew(s, check=False)], [np.zeros((3, 3)), np.eye(3)]])
 
 
 @slip("check_equipollent", "T M^c T^T for T^T M^c T", hint="T^T M^c T, not T M^c T^T")

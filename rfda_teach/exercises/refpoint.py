@@ -30,16 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..spatial import skew
 from . import N_CASES, SEED, Case, _options, run_cases
 from .slips import slip
 
 # the reference answers stay private: a student's notebook imports this package
 __all__ = ["check_velocity_shift", "check_sliding_transformation"]
-
-
-def _skew(a) -> np.ndarray:
-    from ..bodies import skew
-    return skew(np.asarray(a, dtype=float))
 
 
 def _velocity_shift(Y, p_from, p_to) -> np.ndarray:
@@ -66,8 +62,8 @@ def _sliding_transformation(p_i, p_j, r_j, Bv, Bw):
     Bv = np.asarray(Bv, dtype=float).reshape(3, -1)
     Bw = np.asarray(Bw, dtype=float).reshape(3, -1)
     B1 = np.eye(6)
-    B1[:3, 3:] = -_skew(p_j - p_i)                                  # K&Y eq. (25)
-    top = np.hstack([Bv, -_skew(p_j - r_j) @ Bw])
+    B1[:3, 3:] = -skew(p_j - p_i)                                  # K&Y eq. (25)
+    top = np.hstack([Bv, -skew(p_j - r_j) @ Bw])
     bottom = np.hstack([np.zeros_like(Bv), Bw])
     return B1, np.vstack([top, bottom])
 
@@ -132,7 +128,7 @@ def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: in
         elif where.startswith("joint"):
             p_j = r_j.copy()
         B1, B2 = _sliding_transformation(p_i, p_j, r_j, Bv, Bw)
-        S = _skew(p_j - r_j) @ Bw
+        S = skew(p_j - r_j) @ Bw
         wrong = (((B1, np.vstack([np.hstack([np.zeros((3, nv)), -S]), B2[3:]])),
                   "the sliding columns: a slide moves the body's points by B^v_j qdot^v, "
                   "so B^v_j is the top block of its columns"),
@@ -141,7 +137,7 @@ def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: in
                   "a slide adds no angular velocity: B^v_j belongs in the top (velocity) rows"),
                  ((B1, np.hstack([B2[:, nv:], B2[:, :nv]])),
                   "order of the columns: sliding coordinates first, as in eq. (25)"),
-                 ((B1, np.vstack([np.hstack([Bv, -_skew(p_j - p_i) @ Bw]),
+                 ((B1, np.vstack([np.hstack([Bv, -skew(p_j - p_i) @ Bw]),
                                   B2[3:]])),
                   "lever of the joint's rotation: it turns about the joint point r_j, "
                   "top block -(p_j - r_j)~ B^omega_j"))

@@ -230,3 +230,23 @@ CASES += [
          ModelError, r"dense 12100 x 12100 matrix .* use rfda.forward_dynamics"),
     Case("models.random_tree-n-huge", lambda: models.random_tree(10 ** 7), ModelError, r"give an integer <= 20000"),
 ]
+
+# rfda_teach.spatial (issue 22): every function validates with check=True (the default)
+from rfda_teach import spatial as _sp  # noqa: E402
+CASES += [
+    Case("spatial.skew-nan", lambda: _sp.skew([0.0, np.nan, 1.0]), ModelError, r"a\[1\] is nan"),
+    Case("spatial.skew-short", lambda: _sp.skew([1.0, 2.0]), ModelError, r"a has shape \(2,\)"),
+    Case("spatial.cross-b-str", lambda: _sp.cross([1.0, 0, 0], "xyz"), ModelError, r"b must be an array"),
+    Case("spatial.planar_rotation-str", lambda: _sp.planar_rotation("pi"), ModelError, r"phi must be a real number"),
+    Case("spatial.planar_cross-a-3", lambda: _sp.planar_cross(1.0, [1.0, 0, 0]), ModelError, r"a has shape \(3,\)"),
+    Case("spatial.unit_euler-zero", lambda: _sp.unit_euler([0.0] * 4), ModelError, r"all zero"),
+    Case("spatial.euler_params_to_matrix-norm", lambda: _sp.euler_params_to_matrix([2.0, 0, 0, 0]), ModelError,
+         r"norm 2, not 1"),
+    Case("spatial.matrix_to_euler_params-shear", lambda: _sp.matrix_to_euler_params(np.eye(3) + 0.1), ModelError,
+         r"R"),
+    Case("spatial.elementary_rotation-axis", lambda: _sp.elementary_rotation("w", 0.1), ModelError, r"axis"),
+    Case("spatial.elementary_rotation-angle-inf", lambda: _sp.elementary_rotation("x", np.inf), ModelError,
+         r"angle is inf"),
+]
+COVERED += ["spatial.skew", "spatial.cross", "spatial.planar_rotation", "spatial.planar_cross", "spatial.unit_euler",
+            "spatial.euler_params_to_matrix", "spatial.matrix_to_euler_params", "spatial.elementary_rotation"]
