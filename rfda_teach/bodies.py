@@ -173,7 +173,7 @@ def rotation(kind: str, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
     return euler_params_to_matrix(y_i[3:7], check=False)
 
 
-def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
+def mass_matrix(body: Body, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
     """M_i of eq. (6) in the body's absolute velocity coordinates.
 
 
@@ -184,6 +184,8 @@ def mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     array([[3., 0.],
            [0., 3.]])
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _mass_matrix(body, y_i)
     _check.instance(body, Body, "body", where="mass_matrix")
     y_i = _check.vector(y_i, npos(body.kind), "y_i", where="mass_matrix")
     return _mass_matrix(body, y_i)
@@ -202,7 +204,7 @@ def _mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     return M
 
 
-def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -> np.ndarray:
+def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray, *, check: bool = True) -> np.ndarray:
     """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega).
 
 
@@ -213,6 +215,8 @@ def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) ->
     >>> force(b, np.array([0, 0, 0, 1.0, 0, 0, 0]), np.array([0, 0, 0, 1.0, 1.0, 0]), np.zeros(3)) + 0.0
     array([ 0.,  0.,  0.,  0.,  0., -1.])
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _force(body, y_i, yd_i, gravity)
     _check.instance(body, Body, "body", where="force")
     y_i = _check.vector(y_i, npos(body.kind), "y_i", where="force")
     yd_i = _check.vector(yd_i, nvel(body.kind), "yd_i", where="force")

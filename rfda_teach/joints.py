@@ -247,7 +247,7 @@ class JointTerms(NamedTuple):
     qd: np.ndarray
 
 
-def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
+def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k, *, check: bool = True) -> JointTerms:
     """Q_k, G_k, nu_k, gamma_k (eq. 1, 3) and Q_kd, G_kd, nu_kd, gamma_kd (eq. 59) at a state.
 
     ``y_j``/``yd_j`` are None when the parent is the ground.  gamma collects the
@@ -260,6 +260,8 @@ def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
     >>> t.G, t.Q, t.qd                   # r_y = 0 to the ground; qdot = xdot
     (array([[0., 1.]]), None, array([2.]))
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _evaluate(joint, kind, y_j, yd_j, y_k, yd_k)
     joint, kind, y_j, yd_j, y_k, yd_k = _args(joint, kind, "evaluate", y_j, y_k, yd_j=yd_j, yd_k=yd_k)
     return _evaluate(joint, kind, y_j, yd_j, y_k, yd_k)
 
@@ -373,7 +375,7 @@ def _relative_motion(joint: Joint, q: np.ndarray):
     raise ModelError(f"joint {joint.name!r}: type {t!r} has no position kinematics")
 
 
-def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
+def joint_pose(joint: Joint, kind: str, y_j, q, *, check: bool = True) -> np.ndarray:
     """Position coordinates y_k of the child for joint variables q (y_j None for the ground).
 
 
@@ -384,6 +386,8 @@ def joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     >>> np.round(joint_pose(jt, "planar", np.zeros(3), [np.pi / 2]), 12) + 0.0
     array([1.        , 0.5       , 1.57079633])
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _joint_pose(joint, kind, y_j, q)
     _check.instance(joint, Joint, "joint", where="joint_pose")
     if kind != joint.kind:
         raise ModelError(f"joint_pose: kind {kind!r} does not match joint {joint.name!r} of kind {joint.kind!r}")
@@ -417,7 +421,7 @@ def _joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
     return np.concatenate([r_k, matrix_to_euler_params(R_k, check=False)])
 
 
-def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+def position_residual(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) -> np.ndarray:
     """The violation of the joint's position constraint Phi_k(y_j, y_k) = 0 (eq. 1 before differentiation).
 
     Returned in the parent joint frame: the constrained components of the
@@ -437,6 +441,8 @@ def position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     >>> np.round(position_residual(jt, "planar", np.zeros(3), y_k + [0.0, 0.3, 0.0]), 12) + 0.0
     array([0. , 0.3])
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _position_residual(joint, kind, y_j, y_k)
     joint, kind, y_j, _, y_k, _ = _args(joint, kind, "position_residual", y_j, y_k, need_vel=False)
     return _position_residual(joint, kind, y_j, y_k)
 
@@ -470,7 +476,7 @@ def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     return np.concatenate([np.asarray(o, float).ravel() for o in out])
 
 
-def Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
+def Phi(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) -> np.ndarray:
     """The position constraint Phi_k(y_j, y_k) = 0 of a joint, row for row with G_k (eq. 1).
 
     Its time derivative is Q_k ydot_j + G_k ydot_k to first order near Phi_k = 0, which is
@@ -490,6 +496,8 @@ def Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     >>> np.round(Phi(jt, "planar", np.array([0.0, 0.0, np.pi / 2]), y_k), 12) + 0.0
     array([0.  , 0.01])
     """
+    if not check:                      # arguments computed by the package: no validation
+        return _Phi(joint, kind, y_j, y_k)
     joint, kind, y_j, _, y_k, _ = _args(joint, kind, "Phi", y_j, y_k, need_vel=False)
     return _Phi(joint, kind, y_j, y_k)
 

@@ -27,7 +27,7 @@ from . import _check
 from .bodies import EULER_TOL, Body, nvel
 from .coordinates import appendix_a
 from .errors import ModelError
-from .joints import Joint, _evaluate, _joint_pose, random_joint_position
+from .joints import Joint, evaluate, joint_pose, random_joint_position
 from .system import State, System
 
 __all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGURE1_PARENTS", "random_tree",
@@ -260,12 +260,13 @@ def _state_from_joints(system: System, q, qd) -> State:
     for k in system.topology.order:
         j = system.parents[k]
         joint = system.joints[k]
-        y[ps[k]] = _joint_pose(joint, kind, None if j < 0 else y[ps[j]], q[k])
+        y[ps[k]] = joint_pose(joint, kind, None if j < 0 else y[ps[j]], q[k], check=False)
     zero = np.zeros(nvel(kind))
     for k in system.topology.order:
         j = system.parents[k]
         joint = system.joints[k]
-        tk = _evaluate(joint, kind, None if j < 0 else y[ps[j]], None if j < 0 else zero, y[ps[k]], zero)
+        tk = evaluate(joint, kind, None if j < 0 else y[ps[j]], None if j < 0 else zero, y[ps[k]], zero,
+                      check=False)
         E, D, B, H, _ = appendix_a(tk.G, tk.G_d, tk.Q, tk.Q_d, check=False)
         yd[vs[k]] = H @ qd[k] + (0.0 if j < 0 else B @ yd[vs[j]])          # eq. (61)
     return State(y, yd)

@@ -28,7 +28,7 @@ from scipy.integrate import solve_ivp
 from . import _check, dae, rfda
 from .bodies import mass_matrix
 from .errors import ModelError
-from .system import State, System, _residuals, check_consistency, check_state, terms
+from .system import State, System, check_consistency, check_state, constraint_residuals, terms
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
 
@@ -169,7 +169,7 @@ def project(system: System, state, *, iterations: int = 3) -> State:
     nv = system.n_vel
     for _ in range(iterations):
         tr = terms(system, State(y, yd), check=False)
-        phi, _ = _residuals(system, y, yd, tr)
+        phi, _ = constraint_residuals(system, (y, yd), tr=tr, check=False)
         C = dae.assemble_terms(system, tr)[0][nv:, :nv]
         dv = -C.T @ np.linalg.solve(C @ C.T, phi)
         y = _normalise(system, y + _position_rate(system, y, dv))
@@ -246,7 +246,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         tq = tau(t, st) if callable(tau) else tau
         tr = terms(system, st, t, tau=tq, check=False)     # drift is the integrator's business
         if stab is not None:
-            phi, phi_dot = _residuals(system, y, yd, tr)
+            phi, phi_dot = constraint_residuals(system, (y, yd), tr=tr, check=False)
             g = stab[1] ** 2 * phi + 2 * stab[0] * phi_dot
             tr = tr._replace(joint=[jt._replace(gamma=jt.gamma - g[cs])
                                     for jt, cs in zip(tr.joint, system.con_slices)])

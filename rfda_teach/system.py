@@ -245,7 +245,7 @@ def _joint_name(system: System, k: int) -> str:
 
 
 def _position_ok(system: System, k: int, y_j, y_k) -> None:
-    r = _j._position_residual(system.joints[k], system.kind, y_j, y_k)
+    r = _j.position_residual(system.joints[k], system.kind, y_j, y_k, check=False)
     if r.size and np.linalg.norm(r) > POSITION_TOL:
         raise ConstraintViolationError(
             f"system {system.name!r}: the state violates {_joint_name(system, k)}: position residual "
@@ -267,10 +267,11 @@ def _velocity_ok(system: System, k: int, tk, yd) -> None:
             "models.state_from_joints or models.random_state, or pass check=False to skip this check")
 
 
-def constraint_residuals(system: System, state) -> tuple:
+def constraint_residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
     """(Phi, Phi_dot): the position constraints of every joint (:func:`rfda_teach.joints.Phi`)
     and their rates C ydot = Q_k ydot_j + G_k ydot_k - nu_k (eq. 1), stacked in the row order
-    of eq. (7) (``system.con_slices``).  Both vanish on a consistent state.
+    of eq. (7) (``system.con_slices``).  Both vanish on a consistent state.  ``check=False`` (inside
+    an integrator) skips the validation and reuses already evaluated terms ``tr`` when given.
 
     Examples
     --------
@@ -281,6 +282,9 @@ def constraint_residuals(system: System, state) -> tuple:
     >>> phi.shape, bool(np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12)
     ((2,), True)
     """
+    if not check:                      # (y, yd) and their terms ``tr`` computed by the package (an integrator)
+        y, yd = state
+        return _residuals(system, y, yd, terms(system, (y, yd), check=False) if tr is None else tr)
     y, yd = check_state(system, state)
     return _residuals(system, y, yd, terms(system, (y, yd), check=False))
 
@@ -294,7 +298,7 @@ def _residuals(system: System, y, yd, tr) -> tuple:
         cs = system.con_slices[k]
         if cs.stop == cs.start:
             continue
-        phi[cs] = _j._Phi(joint, system.kind, None if j < 0 else y[ps[j]], y[ps[k]])
+        phi[cs] = _j.Phi(joint, system.kind, None if j < 0 else y[ps[j]], y[ps[k]], check=False)
         r = jt.G @ yd[vs[k]] - jt.nu
         phi_dot[cs] = r if j < 0 else r + jt.Q @ yd[vs[j]]
     return phi, phi_dot
@@ -327,7 +331,7 @@ def check_consistency(system: System, state) -> State:
         j = system.parents[k]
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
         _position_ok(system, k, yj, y[ps[k]])
-        _velocity_ok(system, k, _j._evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]]), yd)
+        _velocity_ok(system, k, _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]], check=False), yd)
     return State(y, yd)
 
 
@@ -353,12 +357,12 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
     ps, vs, ds = system.pos_slices, system.vel_slices, system.dof_slices
     M, f, jt = [], [], []
     for i, b in enumerate(system.bodies):
-        M.append(_b._mass_matrix(b, y[ps[i]]))
-        f.append(_b._force(b, y[ps[i]], yd[vs[i]], system.gravity) + f_ext[vs[i]])
+        M.append(_b.mass_matrix(b, y[ps[i]], check=False))
+        f.append(_b.force(b, y[ps[i]], yd[vs[i]], system.gravity, check=False) + f_ext[vs[i]])
     for k, joint in enumerate(system.joints):
         j = system.parents[k]
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
-        tk = _j._evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]])
+        tk = _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]], check=False)
         jt.append(tk)
         if check:
             _position_ok(system, k, yj, y[ps[k]])
