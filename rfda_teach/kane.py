@@ -359,8 +359,8 @@ def _mass_matrix_and_forcing(system: KaneSystem, x, y, F_ext=None, M_ext=None):
         R, VG, W, w, vG = kin.R[k], kin.VG[k], kin.W[k], kin.omega[k], kin.vG[k]
         F = R @ (m * system.gravity + F_ext[k])                                  # {F'_K}, K components
         M = R @ M_ext[k]
-        a_bias = _apply(kin.VGd[k], y) + cross(w, vG, check=False)                        # VG_dot y + omega x v_G
-        h_bias = I @ _apply(kin.Wd[k], y) + cross(w, I @ w, check=False)                  # I W_dot y + omega x I omega
+        a_bias = _apply(kin.VGd[k], y) + cross(w, vG, check=False)  # VG_dot y + omega x v_G
+        h_bias = I @ _apply(kin.Wd[k], y) + cross(w, I @ w, check=False)  # I W_dot y + omega x I omega
         for a, Ba in VG.items():
             f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # eq. (41), translation
             for b, Bb in VG.items():

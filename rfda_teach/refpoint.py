@@ -60,7 +60,7 @@ from scipy.linalg import cho_factor, cho_solve
 from . import _check
 from .bodies import frame_with_z
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
-from .spatial import G0, cross, elementary_rotation, skew   # check=False where the vectors are computed
+from .spatial import G0, cross, elementary_rotation, skew  # check=False where the vectors are computed
 from .tree import Topology
 
 __all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
@@ -697,7 +697,7 @@ def velocity_transformation(p_i, p_j, r_j, Bw):
     if not 1 <= Bw.shape[1] <= 3:
         raise ModelError(f"{where}: Bw has {Bw.shape[1]} columns; a rotational joint has 1 to 3")
     B1 = np.eye(6)
-    B1[:3, 3:] = -skew(p_j - p_i, check=False)                                          # eq. (25), (33)
+    B1[:3, 3:] = -skew(p_j - p_i, check=False)  # eq. (25), (33)
     B2 = np.vstack([-skew(p_j - r_j, check=False) @ Bw, Bw])
     return B1, B2
 

@@ -157,35 +157,6 @@ def test_animations_go_through_offline_jshtml():
         assert ".to_jshtml()" not in code, f"{path.name}: use rfda_teach.bookcheck.offline_jshtml(anim)"
 
 
-def test_student_html_book_holds_no_solution(build):
-    """``python -m rfda_teach.editions --html``: the same book with sphinx-exercise's
-    ``hide_solutions``; the public book keeps its solution dropdowns."""
-    import html as html_lib
-
-    import nbformat
-
-    from bookbuild import _build_lock
-    from rfda_teach import editions
-
-    assert build.returncode == 0, build.log[-3000:]
-    with _build_lock():
-        html = editions.build_student_html(ROOT)
-    public = (build.html / "book" / "dae.html").read_text(encoding="utf-8")
-    assert "Solution to" in public
-    for notebook in NOTEBOOKS:
-        page = (html / "book" / notebook.replace(".ipynb", ".html")).read_text(encoding="utf-8")
-        assert "Solution to" not in page, f"{notebook}: a solution block in the student book"
-        assert "download" not in page.lower() or ".ipynb" not in page, f"{notebook}: a download link"
-        nb = nbformat.read(ROOT / "book" / notebook, as_version=4)
-        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-        lines = [s for s in editions.solution_lines(nb)
-                 if s in code       # a solution cell's code, or a sentence of prose (not a formula):
-                 or len(re.findall(r"\b[a-z]{3,}\b", re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", s))) >= 6]
-        text = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", page)).split())
-        leaked = [s for s in lines if " ".join(s.split()) in text]
-        assert not leaked, f"{notebook}: solution text in the student book: {leaked[0]!r}"
-
-
 def test_page_titles_carry_no_math():
     """Titles appear in the sidebar of every page, and a page with no equation of its own does not
     load MathJax: a title with $...$ shows as raw TeX there (the references page did)."""
