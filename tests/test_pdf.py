@@ -19,7 +19,7 @@ import pytest
 
 from bookbuild import ROOT, _build_lock, build_book
 
-pytestmark = pytest.mark.xdist_group("pdf")   # with the student HTML book (tests/test_student_html.py)
+pytestmark = pytest.mark.xdist_group("book")   # on the worker that built the book: its cache
 
 LATEX = ROOT / "_build" / "latex"
 PDF = LATEX / "rfda_teach.pdf"

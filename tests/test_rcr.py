@@ -93,6 +93,10 @@ def test_forward_sweep_selection_of_the_five_bar_is_singular():
         rcr.accelerations(fb, fb.q0, np.zeros(5), method="acs", dependents=("q1", "q4", "q5"))
 
 
+# the tests of the shared five-bar runs on one worker: a module fixture is computed once per worker
+FIVE_BAR = pytest.mark.xdist_group("five_bar")
+
+
 @pytest.fixture(scope="module")
 def five_bar_runs():
     # half of Fig. 7's 3 s (the chapter runs all of it, under nbval): the motion has turned over by then
@@ -102,6 +106,7 @@ def five_bar_runs():
     return fb, runs
 
 
+@FIVE_BAR
 def test_fig7_acs_and_gcl_coincide(five_bar_runs):
     fb, r = five_bar_runs
     assert r["acs"].t[-1] == pytest.approx(1.5)
@@ -113,6 +118,7 @@ def test_fig7_acs_and_gcl_coincide(five_bar_runs):
         assert np.abs(np.diff(r[m].q, axis=0)).max() < 1.0
 
 
+@FIVE_BAR
 @pytest.mark.parametrize("ref", ["dae", "sympy"])
 def test_fig7_matches_independent_references(five_bar_runs, ref):
     fb, r = five_bar_runs
@@ -121,6 +127,7 @@ def test_fig7_matches_independent_references(five_bar_runs, ref):
         assert np.abs(r[m].qd - r[ref].qd).max() < 1e-6
 
 
+@FIVE_BAR
 def test_five_bar_energy_closure_and_motion(five_bar_runs):
     fb, r = five_bar_runs
     for m in ("acs", "gcl"):
