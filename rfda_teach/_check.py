@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from .errors import ModelError, RFDAWarning
+from .errors import ModelError, RFDAError, RFDAWarning
 
 __all__ = ["scalar", "time", "time_span", "positive_int", "vector", "matrix", "seed", "choice",
            "instance", "flag", "warn", "inertia", "t_eval", "INERTIA_TOL"]
@@ -31,6 +31,95 @@ __all__ = ["scalar", "time", "time_span", "positive_int", "vector", "matrix", "s
 
 def _pre(where: str) -> str:
     return f"{where}: " if where else ""
+
+
+def user_call(fn, args: tuple, what: str, *, where: str = ""):
+    """Call a function the user passed (a controller, a road profile); an exception it raises becomes a
+    :class:`~rfda_teach.errors.ModelError` that names the callable, instead of a bare error from deep
+    inside an integrator.
+
+    Examples
+    --------
+    >>> user_call(lambda t: 1.0 / t, (0.0,), "road(t)", where="refpoint")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: refpoint: the callable road(t) raised ZeroDivisionError: float division by zero; fix it or pass data instead
+    """
+    try:
+        return fn(*args)
+    except RFDAError:
+        raise
+    except Exception as exc:                      # noqa: BLE001 - the user's code: reported, named
+        raise ModelError(f"{_pre(where)}the callable {what} raised {type(exc).__name__}: {exc}; "
+                         "fix it or pass data instead") from exc
+
+
+#: the largest state entry an integrator accepts (m, m/s, rad/s): beyond it the motion has blown up
+BLOW_UP = 1e8
+
+
+#: an integration projected to need more evaluations of the dynamics than this (from its progress after
+#: :data:`CHECK_AFTER` of them) is stopped: a stiff or exploding motion would run for many minutes
+MAX_EVALUATIONS = 1_000_000
+CHECK_AFTER = 20_000
+
+
+def integration_guard(t_final: float, *, where: str = ""):
+    """A function ``guard(x, t)`` for an integrator's right-hand side and, as ``guard.event``, an event
+    function for ``solve_ivp(..., events=guard.event)``.
+
+    * ``guard`` counts the evaluations: after :data:`CHECK_AFTER` of them, when the progress so far
+      projects more than :data:`MAX_EVALUATIONS` for the whole of [0, t_final] (or that many are
+      reached), it raises a :class:`~rfda_teach.errors.ModelError`: a stiff or exploding motion would
+      otherwise run for many minutes.
+    * ``guard.event`` sees every accepted step (never a trial stage, which may be wild and then be
+      rejected) and raises :func:`bounded_state`'s error when the motion has blown up; it never
+      triggers an event otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> guard = integration_guard(1.0, where="simulate")
+    >>> guard(np.zeros(3), 0.0)                    # a sound state passes
+    >>> guard.event(0.0, np.zeros(3))
+    1.0
+    """
+    count = [0]
+
+    def guard(x, t):
+        count[0] += 1
+        n = count[0]
+        if n >= CHECK_AFTER and n % 1000 == 0 and (n >= MAX_EVALUATIONS or n * t_final > MAX_EVALUATIONS * t):
+            raise ModelError(f"{_pre(where)}{n} evaluations of the dynamics reached only t = {t:.6g} s of "
+                             f"{t_final:g} s (on this pace the whole run would need over {MAX_EVALUATIONS}): the "
+                             "motion is stiff or blowing up (a controller gain or a force too large?); reduce "
+                             "them or shorten t_final")
+
+    def event(t, x):
+        bounded_state(x, t, where=where)
+        return 1.0
+
+    guard.event = event
+    return guard
+
+
+def bounded_state(x, t: float, *, where: str = "") -> None:
+    """Refuse a state of an integration that has blown up (non-finite, or an entry beyond
+    :data:`BLOW_UP`): a clear error at once instead of minutes of ever smaller steps.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bounded_state(np.array([0.0, 1e9]), 0.25, where="simulate")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: simulate: the motion blew up at t = 0.25 s (state entry 1 is 1e+09, over 1e+08); a controller gain or a force too large?
+    """
+    bad = ~np.isfinite(x) | (np.abs(x) > BLOW_UP)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ModelError(f"{_pre(where)}the motion blew up at t = {t:.6g} s (state entry {i} is {x[i]:.3g}, over "
+                         f"{BLOW_UP:.0e}); a controller gain or a force too large?")
 
 
 def scalar(x, what: str, *, where: str = "", positive: bool = False, nonneg: bool = False) -> float:

@@ -1079,14 +1079,16 @@ def simulate(robot: RobotSystem, q0, v0, t_final, *, tau=None, form: str = "fast
     nq = robot.pin_model.nq
     blocks = _rate_plan(robot)[3]
 
+    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
+        guard(x, t)
         q = _normalise(x[:nq].copy(), blocks)
         v = x[nq:]
         return np.concatenate([_configuration_rate(robot, q, v),
                                forward_dynamics(robot, q, v, tau_f(t, q, v), form=form)])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, v0]), method=method, rtol=rtol, atol=atol,
-                    t_eval=t_eval)
+                    t_eval=t_eval, events=guard.event)
     if sol.status < 0:
         raise ModelError(f"{where}: solve_ivp ({method}) stopped at t = {sol.t[-1]:.6g}: {sol.message}; try "
                          "method='Radau' (stiff), looser rtol/atol or a shorter t_final")

@@ -615,12 +615,14 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
             raise ModelError(f"{where}: y0[{i}] = {y0[i]:.6g} is a dropped speed (not in speeds); set the "
                              "dropped speeds of y0 to zero")
 
+    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, z):
+        guard(z, t)
         xd, yd = state_derivative(system, z[:7 * N], z[7 * N:], speeds=speeds, check=False)
         return np.concatenate([xd, yd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([x0, y0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval)
+                    t_eval=t_eval, events=guard.event)
     if not sol.success:
         raise RFDAError(f"{where}: integration failed: {sol.message}")
     return sol.t, sol.y[:7 * N].T, sol.y[7 * N:].T

@@ -1345,7 +1345,9 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
         qd[ind] = x[ni:2 * ni]
         return q, _dependent_velocities(model, topo, q, qd)
 
+    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
+        guard(x, t)
         q, qd = full_state(x)
         qdd = _solve(model, topo, q, qd)[0]
         return np.concatenate([qd[ind], qdd[ind], qd[deps]])
@@ -1353,7 +1355,7 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     t_eval = np.linspace(0.0, t_final, n_out)
     x0 = np.concatenate([q_start[ind], qd_start[ind], q_start[deps]])
     sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0, method="DOP853", t_eval=t_eval, rtol=rtol,
-                                    atol=atol)
+                                    atol=atol, events=guard.event)
     if not sol.success:
         raise RFDAError(f"{where}({model.name!r}, {method!r}): the integrator stopped: {sol.message}")
     Q, QD = np.zeros((len(sol.t), n)), np.zeros((len(sol.t), n))

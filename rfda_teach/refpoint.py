@@ -585,7 +585,8 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
                 F[body] = F[body] + f
                 tau[body] = tau[body] + cross(x - kin.rc[body], f, check=False)
     if model.tire_body >= 0 and model.tire_k > 0:
-        zr = 0.0 if model.road is None else model.road(t_time)
+        zr = 0.0 if model.road is None else _check.user_call(model.road, (t_time,), "road(t)",
+                                                            where="refpoint: the model's road height")
         if type(zr) is not float or not math.isfinite(zr):              # slow path: a clear error or a float
             zr = _check.scalar(zr, f"road({t_time:g})", where="refpoint: the model's road height")
         pen = model.tire_r - (kin.rc[model.tire_body][2] - zr)
@@ -1311,12 +1312,14 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
         _consistency(model, _kinematics(model, q0, qd0), qd0, where)
     nq = model.nq
 
+    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, z):
+        guard(z, t)
         q, qd = z[:nq], z[nq:]
         return np.concatenate([qd, _solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, qd0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval)
+                    t_eval=t_eval, events=guard.event)
     if not sol.success:
         raise RFDAError(f"{where}: integration failed: {sol.message}")
     return Trajectory(sol.t, sol.y[:nq].T, sol.y[nq:].T)

@@ -239,11 +239,18 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     y0 = _normalise(system, y0)
     npos = system.n_pos
 
+    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
+        guard(x, t)
         y = _normalise(system, x[:npos])
         yd = x[npos:]
         st = State(y, yd)
-        tq = tau(t, st) if callable(tau) else tau
+        if callable(tau):
+            tq = _check.vector(_check.user_call(tau, (t, st), "tau(t, state)", where=where), system.n_vel,
+                               "tau(t, state)", where=where, hint="the callable tau must return one joint force "
+                               "per joint speed")
+        else:
+            tq = tau
         tr = terms(system, st, t, tau=tq, check=False)     # drift is the integrator's business
         if stab is not None:
             phi, phi_dot = constraint_residuals(system, (y, yd), tr=tr, check=False)
@@ -254,7 +261,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         return np.concatenate([_position_rate(system, y, yd), ydd])
 
     sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([y0, yd0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval)
+                    t_eval=t_eval, events=guard.event)
     if not sol.success:
         raise ModelError(f"{where}: integration failed at t = {sol.t[-1]:.6g}: {sol.message}")
     Y = np.array([_normalise(system, x) for x in sol.y[:npos].T])

@@ -649,3 +649,15 @@ def test_simulate_against_mujoco_rk4_over_a_short_horizon():
     traj = interop.simulate(robot, q0, v0, 0.1, tau=tau, t_eval=[0.1])
     assert np.linalg.norm(pin.difference(robot.pin_model, traj.q[-1], q_mj)) < 1e-6
     assert rel(traj.v[-1], v_mj) < 1e-6
+
+
+def test_a_controller_that_blows_the_motion_up_stops_at_once(monkeypatch):
+    """Issue 23: interop.simulate(ur5, tau=lambda t, q, v: 1e8 * v) ran for minutes; now a ModelError
+    says the motion blew up or is on a pace of more than _check.MAX_EVALUATIONS evaluations (checked
+    here after 2000 of them, to keep the test short)."""
+    from rfda_teach import _check
+    monkeypatch.setattr(_check, "CHECK_AFTER", 2000)
+    robot = interop.example_robot("ur5")
+    q0, v0, _ = interop.random_state(robot, seed=0)
+    with pytest.raises(ModelError, match=r"interop.simulate: (the motion blew up|\d+ evaluations of the dynamics)"):
+        interop.simulate(robot, q0, v0, 1.0, tau=lambda t, q, v: 1e8 * v, form="featherstone")

@@ -366,3 +366,9 @@ def test_baumgarte_terms_of_forward_dynamics():
         assert np.abs(J @ qdd + Jd_qd + 2 * a * J @ qd + b ** 2 * Phi).max() < 1e-8
     with pytest.raises(ConstraintViolationError):
         rp.forward_dynamics(car, q, qd, "origin", alpha=5.0, beta=7.0)
+
+
+def test_a_road_that_raises_is_named():
+    car = rp.quarter_car(road=lambda t: [][3])
+    with pytest.raises(ModelError, match=r"the callable road\(t\) raised IndexError"):
+        rp.forward_dynamics(car, car.q0, np.zeros(10))

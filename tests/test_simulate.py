@@ -134,3 +134,32 @@ def test_project_lands_on_the_manifold_and_baumgarte_cuts_drift(kind):
     assert drift[(10.0, 10.0)] < drift[None] / 20
     with pytest.raises(ModelError, match="baumgarte must be None or a pair"):
         simulate.simulate(s, st, 1.0, baumgarte=5.0)
+
+
+def test_a_callable_tau_that_fails_or_returns_nothing_is_named():
+    """Issue 23: a user's controller that raises, returns None or the wrong size gets a ModelError that
+    names it (was a bare error from inside solve_ivp, or None silently taken as no force)."""
+    sys_ = models.random_tree(3, kind="planar", seed=0)
+    st = models.random_state(sys_, seed=0)
+    with pytest.raises(ModelError, match=r"the callable tau\(t, state\) raised KeyError"):
+        simulate.simulate(sys_, st, 0.1, tau=lambda t, s: {}["gain"])
+    with pytest.raises(ModelError, match=r"tau\(t, state\) must be an array"):
+        simulate.simulate(sys_, st, 0.1, tau=lambda t, s: None)
+    with pytest.raises(ModelError, match=r"tau\(t, state\) has shape \(2,\)"):
+        simulate.simulate(sys_, st, 0.1, tau=lambda t, s: np.zeros(2))
+
+
+def test_a_motion_that_blows_up_stops_at_once(monkeypatch):
+    """Issue 23: simulate(..., tau=1e7 * ones) ran for minutes of ever smaller steps.  Now the integration
+    stops once its pace projects more than _check.MAX_EVALUATIONS (checked here after 2000 evaluations
+    instead of 20000, to keep the test short), and a state beyond _check.BLOW_UP stops it at once."""
+    from rfda_teach import _check
+    monkeypatch.setattr(_check, "CHECK_AFTER", 2000)
+    sys_ = models.random_tree(3, kind="planar", seed=0)
+    st = models.random_state(sys_, seed=0)
+    with pytest.raises(ModelError, match=r"evaluations of the dynamics reached only t = .* stiff or blowing up"):
+        simulate.simulate(sys_, st, 1.0, tau=1e7 * np.ones(3))
+    with pytest.raises(ModelError, match=r"the motion blew up at t = 0\.5 s"):
+        _check.bounded_state(np.array([0.0, np.inf]), 0.5, where="simulate")
+    traj = simulate.simulate(sys_, st, 0.2, n_out=3)                  # a sound motion is untouched
+    assert traj.t[-1] == pytest.approx(0.2)
