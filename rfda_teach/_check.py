@@ -193,7 +193,7 @@ def positive_int(n, what: str, *, where: str = "", minimum: int = 1, maximum: in
     >>> positive_int(10**7, "n_cases", maximum=10_000)
     Traceback (most recent call last):
     ...
-    rfda_teach.errors.ModelError: n_cases is 10000000; give an integer <= 10000 (more would run for hours)
+    rfda_teach.errors.ModelError: n_cases is 10000000; give an integer <= 10000 (the largest accepted: more would not end in reasonable time)
     """
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)):
         raise ModelError(f"{_pre(where)}{what} must be an integer, got {n!r} ({type(n).__name__}); "
@@ -202,7 +202,8 @@ def positive_int(n, what: str, *, where: str = "", minimum: int = 1, maximum: in
     if n < minimum:
         raise ModelError(f"{_pre(where)}{what} is {n}; give an integer >= {minimum}")
     if maximum is not None and n > maximum:
-        raise ModelError(f"{_pre(where)}{what} is {n}; give an integer <= {maximum} (more would run for hours)")
+        raise ModelError(f"{_pre(where)}{what} is {n}; give an integer <= {maximum} (the largest accepted: more "
+                         "would not end in reasonable time)")
     return n
 
 
