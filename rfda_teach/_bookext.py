@@ -70,7 +70,14 @@ def _exercise_latex_label(visit):
 
 
 def setup(app):
+    import os
+
     import pybtex.plugin
+
+    from .panel import STATIC_ENV
+
+    # the kernels that execute the chapters inherit it: each panel.show also writes its static face
+    os.environ[STATIC_ENV] = "1"
     from sphinx_exercise import nodes as ex_nodes
 
     for node, visit, depart in ((ex_nodes.exercise_node, ex_nodes.visit_exercise_node, ex_nodes.depart_exercise_node),

@@ -91,7 +91,7 @@ def require_pinocchio():
     return pinocchio
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)         # the one-line repr of System
 class RobotSystem(System):
     """A :class:`~rfda_teach.system.System` built from a Pinocchio model, which it keeps in ``pin_model``
     together with each joint's Pinocchio kind (``pin_kinds``) and the blocks of Pinocchio's q that must

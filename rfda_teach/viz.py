@@ -345,46 +345,36 @@ def animate_recursion(topology, *, interval: int = 600):
 
 
 def methods_panel():
-    """An ipywidgets panel for the planar revolute pair: sliders for m_k, J_k, s'_k, phi_k and the
-    entries of C_c (2x2) and C_f (1x1); it prints conditions 1 and 2 for Method 1 and Method 2 and
-    M_hat_j from eq. (28) with each method and from eq. (9).
-
-    Needs a running kernel; the rendered book shows a static grid instead.
+    """The panel of the planar revolute pair (a :class:`~rfda_teach.panel.Panel` of
+    :func:`methods_report`): sliders for m_k, J_k, s'_k, phi_k and the entries of C_c (2x2) and
+    C_f (1x1); it prints conditions 1 and 2 for Method 1 and Method 2 and M_hat_j from eq. (28)
+    with each method and from eq. (9).  ``panel.show(methods_panel())`` displays it: live in a
+    kernel; in the rendered book precomputed over m_k, phi_k, C_c[0,0] and C_f (the other
+    sliders fixed at their defaults), which includes a singular C_c and a singular C_f.
 
     Examples
     --------
-    >>> import contextlib, io
-    >>> with contextlib.redirect_stdout(io.StringIO()):   # no front end here: the output goes to stdout
-    ...     panel = methods_panel()
-    >>> type(panel).__name__
-    'VBox'
+    >>> from rfda_teach import panel
+    >>> p = methods_panel()
+    >>> len(p.controls), panel.grid_size(p)
+    (10, 54)
     """
-    import ipywidgets as w
+    from .panel import Panel, Slider
 
-    sl = dict(
-        m_k=w.FloatSlider(value=1.0, min=0.1, max=5.0, step=0.1, description="m_k"),
-        J_k=w.FloatSlider(value=0.1, min=0.01, max=1.0, step=0.01, description="J_k"),
-        s_kx=w.FloatSlider(value=-0.4, min=-1.0, max=1.0, step=0.05, description="s'_kx"),
-        s_ky=w.FloatSlider(value=0.05, min=-1.0, max=1.0, step=0.05, description="s'_ky"),
-        phi_k=w.FloatSlider(value=0.6, min=-3.1, max=3.1, step=0.05, description="phi_k"),
-        c11=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_c[0,0]"),
-        c12=w.FloatSlider(value=0.0, min=-3, max=3, step=0.1, description="C_c[0,1]"),
-        c21=w.FloatSlider(value=0.0, min=-3, max=3, step=0.1, description="C_c[1,0]"),
-        c22=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_c[1,1]"),
-        cf=w.FloatSlider(value=1.0, min=-3, max=3, step=0.1, description="C_f"),
-    )
-    out = w.Output()
+    def fixed(name, lo, hi, step, v, label):
+        return Slider(name, lo, hi, step, v, label=label, static=(v,))
 
-    def update(_=None):
-        v = {k: s.value for k, s in sl.items()}
-        out.clear_output()
-        with out:
-            print(methods_report(**v))
-
-    for s in sl.values():
-        s.observe(update, names="value")
-    update()
-    return w.VBox([w.HBox([w.VBox(list(sl.values())[:5]), w.VBox(list(sl.values())[5:])]), out])
+    return Panel(methods_report, (
+        Slider("m_k", 0.1, 5.0, 0.1, 1.0, label="m_k", static=(0.5, 1.0, 3.0)),
+        fixed("J_k", 0.01, 1.0, 0.01, 0.1, "J_k"),
+        fixed("s_kx", -1.0, 1.0, 0.05, -0.4, "s'_{k,x}"),
+        fixed("s_ky", -1.0, 1.0, 0.05, 0.05, "s'_{k,y}"),
+        Slider("phi_k", -3.1, 3.1, 0.05, 0.6, label=r"\phi_k", static=(-1.0, 0.6, 2.0)),
+        Slider("c11", -3.0, 3.0, 0.1, 1.0, label=r"(C_c)_{11}", static=(0.0, 1.0)),
+        fixed("c12", -3.0, 3.0, 0.1, 0.0, r"(C_c)_{12}"),
+        fixed("c21", -3.0, 3.0, 0.1, 0.0, r"(C_c)_{21}"),
+        fixed("c22", -3.0, 3.0, 0.1, 1.0, r"(C_c)_{22}"),
+        Slider("cf", -3.0, 3.0, 0.1, 1.0, label="C_f", static=(-2.0, 0.0, 1.0))))
 
 
 def methods_report(m_k=1.0, J_k=0.1, s_kx=-0.4, s_ky=0.05, phi_k=0.6, c11=1.0, c12=0.0, c21=0.0, c22=1.0,

@@ -286,3 +286,82 @@ def test_page_renders_offline_in_chromium(page, server, browser):
     problems += [f"requested {u} from the network" for u in requested
                  if not (u.startswith(server) or u.startswith(("data:", "blob:", "about:")))]
     assert not problems, f"{page}: " + " | ".join(problems)
+
+
+# the pages with a panel of sliders (rfda_teach.panel); the test below checks the list is complete
+PANEL_PAGES = ["book/jointspace", "book/methods", "book/seeing", "book/kane_motion",
+               "book/refpoint", "book/closed_loops_acs_gcl"]
+
+# what the page shows of one panel: the visible frames' keys, images and texts, the controls'
+# read-outs, and how many labels are typeset
+_PANEL_STATE = """(p) => {
+  const vis = [...p.querySelectorAll('.rfda-panel-frame')].filter(f => !f.hidden);
+  return {keys: vis.map(f => f.dataset.key),
+          img: vis.map(f => (f.querySelector('img') || {}).src || '').join(''),
+          text: vis.map(f => (f.querySelector('pre') || {}).textContent || '').join(''),
+          outputs: [...p.querySelectorAll('output')].map(o => o.textContent),
+          labels: p.querySelectorAll('.rfda-panel-control .math').length,
+          typeset: p.querySelectorAll('.rfda-panel-control mjx-container').length,
+          raw: p.querySelector('.rfda-panel-controls').textContent.includes('\\\\(')};
+}"""
+
+
+def test_every_panel_page_is_listed():
+    build = build_book()
+    assert build.returncode == 0, build.log[-3000:]
+    found = sorted(p.relative_to(build.html).with_suffix("").as_posix()
+                   for p in build.html.joinpath("book").glob("*.html")
+                   if 'class="rfda-panel"' in p.read_text(encoding="utf-8"))
+    assert found == sorted(PANEL_PAGES)
+
+
+@pytest.mark.parametrize("page", PANEL_PAGES)
+def test_panel_sliders_move_without_a_kernel(page, server, browser):
+    """Each enabled control of each panel, moved as a reader would (arrow key, drop-down): the
+    figure or the printed values change, one output stays shown, the labels stay typeset."""
+    tab = browser.new_page(viewport={"width": 1280, "height": 1600})
+    requested: list[str] = []
+    tab.on("request", lambda r: requested.append(r.url))
+    moved = []
+    try:
+        tab.goto(f"{server}/{page}.html", wait_until="load", timeout=60_000)
+        tab.wait_for_selector("#rfda-overflow", state="attached", timeout=60_000)
+        panels = tab.locator(".rfda-panel")
+        assert panels.count() >= 1, f"{page}: no panel"
+        for i in range(panels.count()):
+            p = panels.nth(i)
+            p.scroll_into_view_if_needed()
+            controls = p.locator("[data-k]:not([disabled])")
+            assert controls.count() >= 1, f"{page}: panel {i} has no control to move"
+            for k in range(controls.count()):
+                c = controls.nth(k)
+                before = p.evaluate(_PANEL_STATE)
+                start = c.input_value()
+                if c.evaluate("e => e.tagName") == "SELECT":
+                    n = c.locator("option").count()
+                    c.select_option(index=(int(start) + 1) % n)
+                else:
+                    c.focus()
+                    key = "ArrowLeft" if start == c.get_attribute("max") else "ArrowRight"
+                    c.press(key)
+                after = p.evaluate(_PANEL_STATE)
+                what = f"{page}: panel {i}, control {k}"
+                assert len(after["keys"]) == 1, f"{what}: {len(after['keys'])} outputs shown"
+                assert after["keys"] != before["keys"], f"{what}: the control did not move"
+                assert (after["img"], after["text"]) != (before["img"], before["text"]), \
+                    f"{what}: neither the figure nor the printed values changed"
+                if c.evaluate("e => e.tagName") == "INPUT":
+                    assert after["outputs"] != before["outputs"], f"{what}: read-out unchanged"
+                assert after["typeset"] == after["labels"] and not after["raw"], \
+                    f"{what}: labels not typeset ({after['typeset']} of {after['labels']})"
+                if c.evaluate("e => e.tagName") == "SELECT":      # back to the default setting
+                    c.select_option(index=int(start))
+                else:
+                    c.press("ArrowRight" if key == "ArrowLeft" else "ArrowLeft")
+                assert p.evaluate(_PANEL_STATE)["keys"] == before["keys"], f"{what}: no way back"
+                moved.append(what)
+            p.screenshot(path=str(SHOTS / f"panel_{page.split('/')[-1]}_{i}.png"))
+    finally:
+        tab.close()
+    assert moved
+    assert all(u.startswith((server, "data:", "blob:", "about:")) for u in requested), requested

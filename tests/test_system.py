@@ -45,3 +45,15 @@ def test_tau_enters_through_driving_rows():
     t = terms(sys_, s, tau=[0, 0, 0, 2.0])
     assert np.allclose(t.f[1] - base.f[1], [0, 0, 2.0])       # torque on k
     assert np.allclose(t.f[0] - base.f[0], [0, 0, -2.0])      # reaction on j
+
+
+def test_a_system_prints_one_line_and_a_table_in_a_notebook():
+    """Issue 23, item 4: a newcomer's first look at a model is a summary, not every inertia."""
+    from rfda_teach import models
+    s = models.random_tree(5, kind="spatial", seed=1)
+    line = repr(s)
+    assert "\n" not in line and len(line) < 200
+    assert line.startswith("System 'random spatial tree n=5 seed=1': 5 spatial bodies; joints ")
+    assert f"{s.n_constraints} constraint rows, {s.n_dof} DOF" in line
+    table = s._repr_html_()
+    assert table.count("<tr>") == s.n + 1 and line.replace("'", "&#x27;") in table

@@ -459,5 +459,5 @@ EXEMPT: dict = {
     "simulate.Trajectory": "plain result record returned by simulate",
     "symbolic.featherstone_sliders": "takes no arguments (the symbols of eq. 13-14)",
     "symbolic.planar_revolute_pair": "takes no arguments (the symbols of §3.2.1)",
-    "viz.methods_panel": "takes no arguments (an ipywidgets panel; its text is methods_report, covered)",
+    "viz.methods_panel": "takes no arguments (a panel.Panel description; its text is methods_report, covered)",
 }
