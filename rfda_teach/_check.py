@@ -285,9 +285,10 @@ def matrix(x, shape, what: str, *, where: str = "", symmetric: bool = False,
 INERTIA_TOL = 1e-6
 
 
-def inertia(J, what: str = "inertia", *, where: str = "") -> np.ndarray:
+def inertia(J, what: str = "inertia", *, where: str = "", triangle: bool = True) -> np.ndarray:
     """A central inertia matrix (kg m^2): finite, 3x3, symmetric, positive definite, and its
-    principal moments obey the triangle inequality J1 + J2 >= J3 that every mass distribution does.
+    principal moments obey the triangle inequality J1 + J2 >= J3 that every mass distribution does
+    (``triangle=False`` skips that last check: a robot file's CAD inertia, loaded with a warning).
 
     Examples
     --------
@@ -302,11 +303,23 @@ def inertia(J, what: str = "inertia", *, where: str = "") -> np.ndarray:
     if not lam[0] > 0:
         raise ModelError(f"{_pre(where)}{what} is not positive definite (principal moments {shown}); give a "
                          "symmetric positive definite inertia matrix (kg m^2)")
-    if lam[0] + lam[1] < lam[2] * (1 - INERTIA_TOL):
+    if triangle and violates_triangle(lam):
         raise ModelError(f"{_pre(where)}{what} has principal moments {shown}, which violate the triangle "
                          f"inequality J1 + J2 >= J3 ({lam[0] + lam[1]:.6g} < {lam[2]:.6g}); no rigid body has "
                          "this inertia: check the units, the axes and the parallel-axis shift")
     return J
+
+
+def violates_triangle(moments) -> bool:
+    """True when principal moments (ascending) break J1 + J2 >= J3 beyond :data:`INERTIA_TOL`.
+
+    Examples
+    --------
+    >>> violates_triangle([1.0, 1.0, 3.0]), violates_triangle([1.0, 1.0, 2.0])
+    (True, False)
+    """
+    lam = np.sort(np.asarray(moments, float))
+    return bool(lam[0] + lam[1] < lam[2] * (1 - INERTIA_TOL))
 
 
 def t_eval(te, t_final: float, *, where: str = ""):

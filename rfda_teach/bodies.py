@@ -100,6 +100,9 @@ class Body:
     mass: float
     inertia: object = 0.0
     name: str = ""
+    #: False only for inertias read from a robot file (interop): the triangle inequality of the
+    #: principal moments is then reported by a warning there instead of refused here
+    physical: bool = field(default=True, repr=False)
     _J: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -122,7 +125,7 @@ class Body:
                 raise ModelError(f"{where}: moment of inertia J = {Js} is not positive; give J > 0")
             J = np.array([[Js]])
         else:
-            J = _check.inertia(self.inertia, "inertia", where=where)
+            J = _check.inertia(self.inertia, "inertia", where=where, triangle=bool(self.physical))
         object.__setattr__(self, "_J", J)
 
     @property

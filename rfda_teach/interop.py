@@ -188,11 +188,22 @@ def _unit_blocks(model, i, kind):
     return []
 
 
-def from_pinocchio(model) -> RobotSystem:
+def from_pinocchio(model, *, bound_mass: float = 0.0, bound_inertia: float = 0.0,
+                   balance_inertia: bool = False) -> RobotSystem:
     """A tree system with the bodies, inertias and joints of a Pinocchio model (see the module text).
 
     Every joint whose parent is Pinocchio's universe (joint 0) becomes a root: a fixed-base robot with
     several joints on its base (two arms on a torso, legs loaded fixed-base) gives a forest.
+
+    Robot files carry CAD inertias that no rigid body has.  Principal moments that break the triangle
+    inequality J1 + J2 >= J3 load with an :class:`~rfda_teach.errors.RFDAWarning` naming the links
+    (the algorithms only need positive definite inertias), or are balanced with
+    ``balance_inertia=True`` (each such body's principal moments replaced by their mean, MuJoCo's
+    ``balanceinertia``).  A moving body with zero mass or a zero (or negative) principal moment is
+    refused, since the absolute-coordinate equations need every M_i positive definite, unless
+    ``bound_mass`` and ``bound_inertia`` raise the mass and each principal moment to at least those
+    values (MuJoCo's ``boundmass`` and ``boundinertia``).  Any change is written into the
+    ``pin_model`` kept by the result, so the comparisons with Pinocchio use the same inertias.
 
     Examples
     --------
@@ -208,6 +219,7 @@ def from_pinocchio(model) -> RobotSystem:
     if model.njoints < 2:
         raise ModelError(f"{where}: model {model.name!r} has no joints (only the universe); "
                          "a system needs at least one moving body")
+    model = _repaired_inertias(model, pin, where, bound_mass, bound_inertia, balance_inertia)
     kinds = [_joint_name_kind(model, i) for i in range(1, model.njoints)]
     data = model.createData()
     pin.forwardKinematics(model, data, pin.neutral(model))
@@ -225,9 +237,10 @@ def from_pinocchio(model) -> RobotSystem:
         if m <= 0 or eig.min() <= 0:
             raise ModelError(f"{where}: joint {name!r} moves a body with mass {m} and central inertia "
                              f"eigenvalues {np.round(eig, 9)}; every moving body needs positive mass and inertia: "
-                             "give its link an <inertial> with mass and inertia, or attach a massless link by a "
-                             "fixed joint to one that has them")
-        bodies.append(Body("spatial", m, Ic, name=name))
+                             "give its link an <inertial> with mass and inertia, attach a massless link by a "
+                             "fixed joint to one that has them, or pass bound_mass= and bound_inertia= "
+                             "(e.g. 1e-4 kg and 1e-6 kg m^2, MuJoCo's boundmass/boundinertia) to raise them")
+        bodies.append(Body("spatial", m, Ic, name=name, physical=False))
         p = model.parents[i]
         parents.append(p - 1)                               # Pinocchio's universe 0 -> the ground, -1
         plc = model.jointPlacements[i]
@@ -255,6 +268,40 @@ def from_pinocchio(model) -> RobotSystem:
     return RobotSystem(tuple(parents), tuple(bodies), tuple(joints), g, name=str(model.name),
                        pin_model=model, pin_kinds=tuple(kinds), pin_placements=tuple(placements),
                        pin_unit_q=tuple(unit_q))
+
+
+def _repaired_inertias(model, pin, where, bound_mass, bound_inertia, balance_inertia):
+    """The model itself, or a copy with bounded / balanced inertias (see :func:`from_pinocchio`);
+    warns once, naming the links, about principal moments that break the triangle inequality."""
+    bound_mass = _check.scalar(bound_mass, "bound_mass", where=where, nonneg=True)
+    bound_inertia = _check.scalar(bound_inertia, "bound_inertia", where=where, nonneg=True)
+    balance_inertia = _flag(balance_inertia, "balance_inertia", where)
+    new, unbalanced = {}, []
+    for i in range(1, model.njoints):
+        inert = model.inertias[i]
+        m, Ic = float(inert.mass), np.array(inert.inertia)
+        if not (np.isfinite(m) and np.isfinite(Ic).all()):
+            continue                                  # refused with the link named by the caller
+        lam, V = np.linalg.eigh(0.5 * (Ic + Ic.T))
+        m2, lam2 = max(m, bound_mass), np.maximum(lam, bound_inertia)
+        if lam2.min() > 0 and _check.violates_triangle(lam2):
+            if balance_inertia:
+                lam2 = np.full(3, lam2.mean())
+            else:
+                unbalanced.append(model.names[i])
+        if m2 != m or not np.array_equal(lam2, lam):
+            new[i] = pin.Inertia(m2, np.array(inert.lever).ravel(), V @ np.diag(lam2) @ V.T)
+    if unbalanced:
+        _check.warn(f"{where}: model {model.name!r}: the inertias of {', '.join(unbalanced)} break the "
+                    "triangle inequality J1 + J2 >= J3 of principal moments (no rigid body has them: a CAD "
+                    "export error); loaded as given, since the dynamics only need them positive definite; "
+                    "pass balance_inertia=True to replace each by the mean of its moments", stacklevel=4)
+    if not new:
+        return model
+    model = pin.Model(model)                          # a copy: the caller's model is not changed
+    for i, inert in new.items():
+        model.inertias[i] = inert
+    return model
 
 
 #: joint types of the URDF specification (Pinocchio maps each to a joint model, 'fixed' is merged)
@@ -350,14 +397,16 @@ def _check_urdf(path, where, ignore_mimic):
                                  "axis xyz='0 0 1'")
 
 
-def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) -> RobotSystem:
+def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False, bound_mass: float = 0.0,
+              bound_inertia: float = 0.0, balance_inertia: bool = False) -> RobotSystem:
     """Parse a URDF with Pinocchio (a free-flyer root when ``floating_base``) and convert it.
 
     The file is read first as XML: a malformed file, a missing or non-finite mass, inertia, origin or
     axis, an unknown joint type and a ``<mimic>`` joint are refused with the link or joint named.
     Mimic joints are not supported; ``ignore_mimic=True`` loads them as independent joints (as
     ``pinocchio.buildModelFromUrdf`` does by default).  With ``floating_base=False`` every joint on the
-    URDF's root link becomes a root of a forest.
+    URDF's root link becomes a root of a forest.  ``bound_mass``, ``bound_inertia`` and
+    ``balance_inertia`` repair CAD inertias as in :func:`from_pinocchio`.
 
     Examples
     --------
@@ -386,7 +435,8 @@ def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False) 
     if said.text:                                                   # urdfdom's warnings on a good file
         import sys
         sys.stderr.write(said.text)
-    return from_pinocchio(model)
+    return from_pinocchio(model, bound_mass=bound_mass, bound_inertia=bound_inertia,
+                          balance_inertia=balance_inertia)
 
 
 class _StderrCapture:

@@ -661,3 +661,84 @@ def test_a_controller_that_blows_the_motion_up_stops_at_once(monkeypatch):
     q0, v0, _ = interop.random_state(robot, seed=0)
     with pytest.raises(ModelError, match=r"interop.simulate: (the motion blew up|\d+ evaluations of the dynamics)"):
         interop.simulate(robot, q0, v0, 1.0, tau=lambda t, q, v: 1e8 * v, form="featherstone")
+
+
+# ---- the whole example-robot-data corpus (issue 23, item 1) --------------------------------------
+
+def _corpus():
+    import glob
+    import os
+    try:
+        root = interop.example_robot_path("talos").split(os.sep + "robots" + os.sep)[0] + "/robots"
+    except Exception:                                  # noqa: BLE001 - no example-robot-data
+        return []
+    return sorted(os.path.relpath(f, root) for f in glob.glob(root + "/**/*.urdf", recursive=True))
+
+
+CORPUS = _corpus()
+#: the documented repair for links with no mass or inertia (MuJoCo's boundmass / boundinertia)
+BOUNDS = dict(bound_mass=1e-4, bound_inertia=1e-6)
+
+
+def _load_any(path, floating_base):
+    """Load as given; a refusal must name the bound options, and loading with them must work."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # triangle inequality: RFDAWarning, tested below
+        try:
+            return interop.from_urdf(path, floating_base, ignore_mimic=True), ""
+        except ModelError as exc:
+            if "has no joints" in str(exc):
+                return None, "no joints"
+            assert "bound_mass=" in str(exc) and "bound_inertia=" in str(exc), str(exc)
+            return interop.from_urdf(path, floating_base, ignore_mimic=True, **BOUNDS), "bounds"
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_every_example_robot_equals_pinocchio_aba(name):
+    """Every URDF of example-robot-data that Pinocchio loads, fixed and floating base: q-ddot of
+    the Featherstone, Lubich and dense forms equals pinocchio.aba on the model the package keeps."""
+    root = interop.example_robot_path("talos").split("/robots/")[0] + "/robots/"
+    try:
+        pin.buildModelFromUrdf(root + name)
+    except (ValueError, RuntimeError):
+        pytest.skip("Pinocchio itself cannot load this file")
+    for floating in (False, True):
+        robot, how = _load_any(root + name, floating)
+        if robot is None:                      # a fixed base with nothing moving: only floating
+            assert not floating, name
+            continue
+        q, v, tau = interop.random_state(robot, seed=3)
+        ref = pin.aba(robot.pin_model, robot.pin_model.createData(), q, v, tau)
+        for form in ("featherstone", "lubich", "dense"):
+            got = interop.forward_dynamics(robot, q, v, tau, form=form)
+            err = np.abs(got - ref).max() / max(1.0, np.abs(ref).max())
+            assert err < 1e-9, f"{name} floating={floating} {form} ({how}): {err:.1e}"
+
+
+def test_cad_inertias_warn_or_balance_and_massless_links_need_bounds():
+    import warnings
+    from rfda_teach.errors import RFDAWarning
+    root = interop.example_robot_path("talos").split("/robots/")[0] + "/robots/"
+    small = root + "romeo_description/urdf/romeo_small.urdf"
+    with pytest.warns(RFDAWarning, match="RShoulderYaw, RElbowYaw break the triangle inequality"):
+        robot = interop.from_urdf(small)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # balanced: no warning, and physical inertias
+        balanced = interop.from_urdf(small, balance_inertia=True)
+    assert robot.n == balanced.n
+    moved = [i for i in range(robot.n) if not np.allclose(robot.bodies[i].J, balanced.bodies[i].J)]
+    assert [robot.bodies[i].name for i in moved] == ["RShoulderYaw", "RElbowYaw"]
+    for i in moved:
+        lam = np.linalg.eigvalsh(balanced.bodies[i].J)
+        assert np.allclose(lam, lam.mean())
+        assert np.isclose(lam.sum(), np.trace(robot.bodies[i].J))    # the mean of the three moments
+    human = root + "human_description/robots/human.urdf"
+    with pytest.raises(ModelError, match="left_hip_Z.*bound_mass=.*bound_inertia="):
+        interop.from_urdf(human)
+    bounded = interop.from_urdf(human, **BOUNDS)
+    i = [b.name for b in bounded.bodies].index("left_hip_Z")
+    assert bounded.bodies[i].mass == 1e-4 and np.allclose(bounded.bodies[i].J, 1e-6 * np.eye(3))
+    assert bounded.pin_model.inertias[i + 1].mass == 1e-4            # Pinocchio sees the same body
+    with pytest.raises(ModelError, match="bound_mass"):
+        interop.from_urdf(human, bound_mass=-1.0)
