@@ -50,12 +50,13 @@ import math
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _check, dae, rfda
 from .bodies import EULER_TOL, Body, frame_with_z
-from .errors import ModelError
+from .errors import ConstraintViolationError, IllConditionedError, ModelError
 from .joints import Joint
 from .system import State, System
 
@@ -110,6 +111,7 @@ class RobotSystem(System):
     pin_kinds: tuple = ()
     pin_placements: tuple = field(default=(), repr=False)
     pin_unit_q: tuple = ()
+    mimic: tuple = ()
 
     def __post_init__(self):
         super().__post_init__()
@@ -130,8 +132,8 @@ _SUPPORTED = ("supported: revolute (axis-aligned or not, bounded or continuous),
               "not), planar, spherical and free-flyer joints; URDF fixed joints are merged by the parser")
 #: advice for the Pinocchio joints a URDF can produce but the package refuses
 _REFUSED = {
-    "JointModelMimic": "a mimic joint (URDF <mimic>): the package's joints are independent; load the URDF "
-                       "with interop.from_urdf(path, ignore_mimic=True) to "
+    "JointModelMimic": "a mimic joint (URDF <mimic>): load the URDF with interop.from_urdf(path, "
+                       "mimic=True), which keeps the coupling as a constraint, or ignore_mimic=True to "
                        "treat it as an independent joint",
 }
 
@@ -340,7 +342,7 @@ def _floats(el, attr, n, what, where):
     return vals
 
 
-def _check_urdf(path, where, ignore_mimic):
+def _check_urdf(path, where, ignore_mimic):   # returns [(joint, mimicked, multiplier, offset)]
     """Read the URDF's XML before Pinocchio does, so that what urdfdom would drop or mangle silently (NaN
     masses become 0, <mimic> elements vanish) or report vaguely is refused with its link or joint named."""
     try:
@@ -369,6 +371,7 @@ def _check_urdf(path, where, ignore_mimic):
         if origin is not None:
             _floats(origin, "xyz", 3, f"{here} inertial <origin>", where)
             _floats(origin, "rpy", 3, f"{here} inertial <origin>", where)
+    mimics = []
     for joint in root.findall("joint"):
         name, jtype = joint.get("name"), joint.get("type")
         here = f"joint {name!r} of {path!r}:"
@@ -377,10 +380,15 @@ def _check_urdf(path, where, ignore_mimic):
                              f"{URDF_JOINT_TYPES}")
         mimic = joint.find("mimic")
         if mimic is not None and not ignore_mimic:
-            raise ModelError(f"{where}: {here} it mimics joint {mimic.get('joint')!r} (<mimic>); mimic joints "
-                             "are not supported (the package's joints are independent). Pass ignore_mimic=True "
-                             "to load it as an independent joint (as pinocchio.buildModelFromUrdf does by "
-                             "default), or remove the <mimic> element")
+            raise ModelError(f"{where}: {here} it mimics joint {mimic.get('joint')!r} (<mimic>). Pass "
+                             "mimic=True to keep the coupling as a constraint, ignore_mimic=True to load it as "
+                             "an independent joint (as pinocchio.buildModelFromUrdf does by default), or "
+                             "remove the <mimic> element")
+        if mimic is not None and jtype != "fixed":
+            k = _floats(mimic, "multiplier", 1, f"{here} <mimic>", where)
+            c = _floats(mimic, "offset", 1, f"{here} <mimic>", where)
+            mimics.append((name, mimic.get("joint"), 1.0 if k is None else k[0], 0.0 if c is None else c[0],
+                           jtype))
         origin = joint.find("origin")
         if origin is not None:
             _floats(origin, "xyz", 3, f"{here} <origin>", where)
@@ -395,16 +403,19 @@ def _check_urdf(path, where, ignore_mimic):
                                  "Pinocchio's parser ignores the axis and always moves in the joint frame's xy "
                                  "plane; rotate the joint's <origin rpy> so that the normal is z and give "
                                  "axis xyz='0 0 1'")
+    return mimics
 
 
-def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False, bound_mass: float = 0.0,
-              bound_inertia: float = 0.0, balance_inertia: bool = False) -> RobotSystem:
+def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False, mimic: bool = False,
+              bound_mass: float = 0.0, bound_inertia: float = 0.0, balance_inertia: bool = False) -> RobotSystem:
     """Parse a URDF with Pinocchio (a free-flyer root when ``floating_base``) and convert it.
 
     The file is read first as XML: a malformed file, a missing or non-finite mass, inertia, origin or
     axis, an unknown joint type and a ``<mimic>`` joint are refused with the link or joint named.
-    Mimic joints are not supported; ``ignore_mimic=True`` loads them as independent joints (as
-    ``pinocchio.buildModelFromUrdf`` does by default).  With ``floating_base=False`` every joint on the
+    A ``<mimic>`` joint needs a choice: ``mimic=True`` keeps each as the coupling constraint
+    q_m = k q_j + c (:class:`Mimic`; :func:`forward_dynamics` enforces it by multipliers), and
+    ``ignore_mimic=True`` loads it as an independent joint (as ``pinocchio.buildModelFromUrdf`` does by
+    default).  With ``floating_base=False`` every joint on the
     URDF's root link becomes a root of a forest.  ``bound_mass``, ``bound_inertia`` and
     ``balance_inertia`` repair CAD inertias as in :func:`from_pinocchio`.
 
@@ -420,7 +431,10 @@ def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False, 
     path = _urdf_path(path, where)
     floating_base = _flag(floating_base, "floating_base", where)
     ignore_mimic = _flag(ignore_mimic, "ignore_mimic", where)
-    _check_urdf(path, where, ignore_mimic)
+    mimic = _flag(mimic, "mimic", where)
+    if mimic and ignore_mimic:
+        raise ModelError(f"{where}: mimic=True and ignore_mimic=True contradict each other; pass one of them")
+    mimics = _check_urdf(path, where, ignore_mimic or mimic)
     with _StderrCapture() as said:
         try:
             model = pin.buildModelFromUrdf(path, *([pin.JointModelFreeFlyer()] if floating_base else []))
@@ -435,8 +449,46 @@ def from_urdf(path, floating_base: bool = False, *, ignore_mimic: bool = False, 
     if said.text:                                                   # urdfdom's warnings on a good file
         import sys
         sys.stderr.write(said.text)
-    return from_pinocchio(model, bound_mass=bound_mass, bound_inertia=bound_inertia,
-                          balance_inertia=balance_inertia)
+    robot = from_pinocchio(model, bound_mass=bound_mass, bound_inertia=bound_inertia,
+                           balance_inertia=balance_inertia)
+    if not (mimic and mimics):
+        return robot
+    import dataclasses
+    return dataclasses.replace(robot, mimic=_mimics(robot.pin_model, mimics, path, where))
+
+
+class Mimic(NamedTuple):
+    """A URDF ``<mimic>`` kept as a constraint: q[q_m] = multiplier * q[q_j] + offset, in Pinocchio's q
+    (and v[v_m] = multiplier * v[v_j]) of the robot's model, where every joint is independent."""
+
+    joint: str
+    mimicked: str
+    multiplier: float
+    offset: float
+    q_m: int
+    v_m: int
+    q_j: int
+    v_j: int
+
+
+def _mimics(model, mimics, path, where) -> tuple:
+    out = []
+    for name, target, k, c, jtype in mimics:
+        ids = []
+        for jn in (name, target):
+            if not model.existJointName(jn):
+                raise ModelError(f"{where}: joint {name!r} of {path!r} mimics {target!r}, which is not a moving "
+                                 f"joint of the model; fix the <mimic joint=...> attribute")
+            i = model.getJointId(jn)
+            if model.nqs[i] != 1 or model.nvs[i] != 1:
+                raise ModelError(f"{where}: joint {jn!r} of {path!r} is in a <mimic> pair but has "
+                                 f"{model.nqs[i]} position coordinates (a continuous joint stores cos and sin); "
+                                 "mimic=True needs revolute or prismatic joints: use ignore_mimic=True")
+            ids.append(i)
+        (m, j) = ids
+        out.append(Mimic(name, target, float(k), float(c), model.idx_qs[m], model.idx_vs[m], model.idx_qs[j],
+                         model.idx_vs[j]))
+    return tuple(out)
 
 
 class _StderrCapture:
@@ -638,6 +690,63 @@ def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") 
     rfda_teach.errors.ModelError: interop.forward_dynamics: q[3:7], the quaternion of joint 'root_joint', has norm 2, not 1 (tolerance 1e-06); normalise q first, e.g. q = pinocchio.normalize(robot.pin_model, q)
     """
     where = "interop.forward_dynamics"
+    mimic = getattr(robot, "mimic", ())
+    if not mimic:
+        return _tree_accelerations(robot, q, v, tau, form, where)
+    return _mimic_accelerations(robot, q, v, tau, form, where)
+
+
+def mimic_rows(robot: RobotSystem) -> np.ndarray:
+    """The rows J of the mimic constraints in Pinocchio's v: J v = 0 and J a = 0 (the coupling is linear
+    with constant coefficients, so its acceleration form has no velocity term).
+
+    Examples
+    --------
+    >>> from rfda_teach import interop
+    >>> panda = interop.from_urdf(interop.example_robot_path("panda"), mimic=True)
+    >>> interop.mimic_rows(panda)
+    array([[ 0.,  0.,  0.,  0.,  0.,  0.,  0., -1.,  1.]])
+    """
+    robot = _robot(robot, "interop.mimic_rows")
+    J = np.zeros((len(robot.mimic), robot.pin_model.nv))
+    for r, mm in enumerate(robot.mimic):
+        J[r, mm.v_m] += 1.0
+        J[r, mm.v_j] -= mm.multiplier
+    return J
+
+
+def _mimic_accelerations(robot, q, v, tau, form, where):
+    """The cut-joint multiplier technique (as for a closed loop): the tree's accelerations a_0, the
+    responses A = H^-1 J^T to one unit force per constraint row (each one more run of the same
+    recursion, by linearity in tau), then (J A) lambda = -J a_0 and a = a_0 + A lambda."""
+    q = _check.vector(q, robot.pin_model.nq, "q", where=where)
+    v = _check.vector(v, robot.pin_model.nv, "v", where=where)
+    tau = _check.vector(tau, robot.pin_model.nv, "tau", where=where)
+    for mm in robot.mimic:
+        dq = q[mm.q_m] - mm.multiplier * q[mm.q_j] - mm.offset
+        dv = v[mm.v_m] - mm.multiplier * v[mm.v_j]
+        if abs(dq) > 1e-6 * (1 + abs(q[mm.q_j])) or abs(dv) > 1e-6 * (1 + abs(v[mm.v_j])):
+            raise ConstraintViolationError(
+                f"{where}: joint {mm.joint!r} mimics {mm.mimicked!r} with q_m = {mm.multiplier:g} q_j + "
+                f"{mm.offset:g}, but the state is off by {dq:.2e} in q and {dv:.2e} in v; make it consistent "
+                "(interop.random_state does) before asking for accelerations")
+    J = mimic_rows(robot)
+    a0 = _tree_accelerations(robot, q, v, tau, form, where)
+    A = np.column_stack([_tree_accelerations(robot, q, v, tau + row, form, where) - a0 for row in J])
+    S = J @ A                                     # J H^-1 J^T: positive definite for independent rows
+    if not (np.isfinite(S).all() and np.isfinite(a0).all()) or np.linalg.cond(S) > 1e12:
+        raise IllConditionedError(
+            f"{where}: the mimic constraints of {robot.name!r} cannot be solved here (J H^-1 J^T has "
+            f"condition {np.linalg.cond(S) if np.isfinite(S).all() else float('inf'):.1e}; largest |q| "
+            f"{np.abs(q).max():.1e}, |v| {np.abs(v).max():.1e}): two <mimic> rows are dependent, or the "
+            "motion has blown up (in a simulation: lower the gains on light links such as fingers, or "
+            "shorten max_step)")
+    lam = np.linalg.solve(S, -(J @ a0))
+    return a0 + A @ lam
+
+
+def _tree_accelerations(robot, q, v, tau, form, where):
+    """:func:`forward_dynamics` of the tree (every joint independent)."""
     if form == "fast":
         return _forward_dynamics_fast(robot, q, v, tau, where)
     _check.choice(form, ("lubich", "featherstone", "dense", "fast"), "form", where=where)
@@ -686,10 +795,14 @@ def random_state(robot: RobotSystem, seed=None, *, scale: float = 1.0):
     scale = _check.scalar(scale, "scale", where=where, nonneg=True)
     rng = np.random.default_rng(seed)
     q = pin.integrate(model, pin.neutral(model), rng.normal(size=model.nv))
-    return q, scale * rng.normal(size=model.nv), scale * rng.normal(size=model.nv)
+    v, tau = scale * rng.normal(size=model.nv), scale * rng.normal(size=model.nv)
+    for mm in getattr(robot, "mimic", ()):                 # consistent with every mimic constraint
+        q[mm.q_m] = mm.multiplier * q[mm.q_j] + mm.offset
+        v[mm.v_m] = mm.multiplier * v[mm.v_j]
+    return q, v, tau
 
 
-__all__ += ["example_robot_path", "URDF_JOINT_TYPES"]
+__all__ += ["example_robot_path", "URDF_JOINT_TYPES", "Mimic", "mimic_rows"]
 
 
 def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "screw-axis arm") -> RobotSystem:

@@ -318,13 +318,18 @@ def test_mimic_joint_is_refused_not_dropped(tmp_path):
     hinge = '<axis xyz="0 0 1"/>' + _LIMIT
     path = _urdf(tmp_path, [("j1", "revolute", "base", "l1", hinge),
                             ("j2", "revolute", "l1", "l2", hinge + '<mimic joint="j1" multiplier="2" offset="0.1"/>')])
-    with pytest.raises(ModelError, match=r"joint 'j2' .*mimics joint 'j1'.*mimic joints are not "
-                                         r"supported.*ignore_mimic=True"):
+    with pytest.raises(ModelError, match=r"joint 'j2' .*mimics joint 'j1'.*mimic=True.*ignore_mimic=True"):
         interop.from_urdf(path)
-    assert interop.from_urdf(path, ignore_mimic=True).n_dof == 2        # the documented opt-in
+    assert interop.from_urdf(path, ignore_mimic=True).n_dof == 2        # the documented opt-out
+    kept = interop.from_urdf(path, mimic=True)                          # the coupling as a constraint
+    assert kept.mimic[0][:4] == ("j2", "j1", 2.0, 0.1)
+    q, v, tau = interop.random_state(kept, seed=1)
+    assert np.isclose(q[1], 2 * q[0] + 0.1) and np.isclose(v[1], 2 * v[0])
+    a = interop.forward_dynamics(kept, q, v, tau)
+    assert np.isclose(a[1], 2 * a[0])
     mimic_model = pin.buildModelFromUrdf(str(path), mimic=True)      # a model built with mimic support
     with pytest.raises(ModelError, match=r"joint 'j2' is a Pinocchio JointModelMimic, which is not "
-                                         r"supported .*ignore_mimic=True"):
+                                         r"supported .*mimic=True"):
         interop.from_pinocchio(mimic_model)
 
 
@@ -742,3 +747,74 @@ def test_cad_inertias_warn_or_balance_and_massless_links_need_bounds():
     assert bounded.pin_model.inertias[i + 1].mass == 1e-4            # Pinocchio sees the same body
     with pytest.raises(ModelError, match="bound_mass"):
         interop.from_urdf(human, bound_mass=-1.0)
+
+
+# ---- mimic joints as constraints (issue 23, item 2) ----------------------------------------------
+
+def _pin_elimination(robot, q, v, tau):
+    """Independent reference: Pinocchio's CRBA and RNEA on the tree, the mimic joints eliminated by
+    v = P v_r (q_m = k q_j + c), H_r = P^T H P."""
+    m = robot.pin_model
+    d = m.createData()
+    dependent = {mm.v_m for mm in robot.mimic}
+    keep = [i for i in range(m.nv) if i not in dependent]
+    P = np.eye(m.nv)[:, keep]
+    for mm in robot.mimic:
+        P[mm.v_m, keep.index(mm.v_j)] = mm.multiplier
+    H = pin.crba(m, d, q)
+    H = np.triu(H) + np.triu(H, 1).T
+    b = pin.rnea(m, d, q, v, np.zeros(m.nv))
+    return P @ np.linalg.solve(P.T @ H @ P, P.T @ (tau - b)), P
+
+
+def _pin_mimic(path, robot, q, v, tau, P):
+    """Pinocchio's own mimic support (buildModelFromUrdf(..., mimic=True)): CRBA and RNEA on the
+    reduced model (its ABA refuses mimic joints)."""
+    mr = pin.buildModelFromUrdf(path, mimic=True)
+    dr = mr.createData()
+    m = robot.pin_model
+    qr = np.zeros(mr.nq)
+    mimics = {mm.joint for mm in robot.mimic}
+    for i in range(1, mr.njoints):
+        if mr.names[i] not in mimics:
+            jf = m.getJointId(mr.names[i])
+            qr[mr.idx_qs[i]:mr.idx_qs[i] + mr.nqs[i]] = q[m.idx_qs[jf]:m.idx_qs[jf] + m.nqs[jf]]
+    vr = np.linalg.lstsq(P, v, rcond=None)[0]
+    H = pin.crba(mr, dr, qr)
+    H = np.triu(H) + np.triu(H, 1).T
+    return P @ np.linalg.solve(H, P.T @ tau - pin.rnea(mr, dr, qr, vr, np.zeros(mr.nv)))
+
+
+@pytest.mark.parametrize("name, n_mimic, native", [("panda_description/urdf/panda.urdf", 1, True),
+                                                   ("baxter_description/urdf/baxter.urdf", 2, True),
+                                                   ("talos_data/robots/talos_full_v2.urdf", 12, False)])
+def test_mimic_joints_are_exact_constraints(name, n_mimic, native):
+    path = interop.example_robot_path("talos").split("/robots/")[0] + "/robots/" + name
+    robot = interop.from_urdf(path, mimic=True)
+    assert len(robot.mimic) == n_mimic
+    q, v, tau = interop.random_state(robot, seed=4)
+    ref, P = _pin_elimination(robot, q, v, tau)
+    J = interop.mimic_rows(robot)
+    assert np.abs(J @ P).max() == 0                         # P spans the constraint's null space
+    if native:                                              # Pinocchio's mimic model agrees with it
+        assert np.allclose(_pin_mimic(path, robot, q, v, tau, P), ref, rtol=1e-10, atol=1e-10)
+    for form in ("featherstone", "lubich", "dense"):
+        a = interop.forward_dynamics(robot, q, v, tau, form=form)
+        assert np.abs(a - ref).max() < 1e-10 * np.abs(ref).max(), form
+        assert np.abs(J @ a).max() < 1e-9 * np.abs(a).max()
+    free = interop.from_urdf(path, ignore_mimic=True)      # the opt-out drops the coupling
+    assert np.abs(J @ interop.forward_dynamics(free, q, v, tau)).max() > 1e-3
+
+
+def test_a_state_off_a_mimic_constraint_is_refused():
+    from rfda_teach.errors import ConstraintViolationError
+    panda = interop.from_urdf(interop.example_robot_path("panda"), mimic=True)
+    q, v, tau = interop.random_state(panda, seed=0)
+    mm = panda.mimic[0]
+    q[mm.q_m] += 0.01
+    with pytest.raises(ConstraintViolationError, match="panda_finger_joint2' mimics 'panda_finger_joint1'"):
+        interop.forward_dynamics(panda, q, v, tau)
+    with pytest.raises(ModelError, match="contradict"):
+        interop.from_urdf(interop.example_robot_path("panda"), mimic=True, ignore_mimic=True)
+    with pytest.raises(ModelError, match="Pass mimic=True to keep the coupling"):
+        interop.from_urdf(interop.example_robot_path("panda"))

@@ -135,6 +135,15 @@ def _nan_at(x, i):
     return x
 
 
+_PANDA_MIMIC = interop.from_urdf(interop.example_robot_path("panda"), mimic=True)
+
+
+def _off_mimic():
+    q, v, tau = interop.random_state(_PANDA_MIMIC, seed=0)
+    q[_PANDA_MIMIC.mimic[0].q_m] += 0.1
+    return q, v, tau
+
+
 CASES = [
     # ------------------------------------------------------------ interop.forward_dynamics
     Case("interop.forward_dynamics q None", lambda: _fd(q=None), ME, r"forward_dynamics: q must be an array"),
@@ -192,6 +201,11 @@ CASES = [
     Case("interop.random_state scale nan", lambda: interop.random_state(_robot(), scale=float("nan")), ME,
          r"scale is nan"),
     # ------------------------------------------------------------ interop.from_urdf
+    Case("interop.from_urdf mimic flag", lambda: interop.from_urdf(interop.example_robot_path("panda"),
+                                                                     mimic=1), ME, r"mimic must be a bool"),
+    Case("interop.mimic_rows not a robot", lambda: interop.mimic_rows("panda"), ME, r"mimic_rows"),
+    Case("interop.forward_dynamics mimic off", lambda: interop.forward_dynamics(
+        _PANDA_MIMIC, *_off_mimic()), errors.ConstraintViolationError, r"mimics 'panda_finger_joint1'"),
     Case("interop.from_urdf bound_mass", lambda: interop.from_urdf(interop.example_robot_path("ur5"),
                                                                      bound_mass=-1.0), ME, r"bound_mass"),
     Case("interop.from_urdf bound_inertia", lambda: interop.from_urdf(interop.example_robot_path("ur5"),
@@ -209,7 +223,7 @@ CASES = [
     Case("interop.from_urdf mass nan", lambda: interop.from_urdf(_urdf("nan.urdf", mass="nan")), ME,
          r"link 'base' of .*<mass> value='nan' must be 1 finite number"),
     Case("interop.from_urdf mimic", lambda: interop.from_urdf(_mimic()), ME,
-         r"joint 'j2' .*mimics joint 'j1'.*mimic joints are not supported"),
+         r"joint 'j2' .*mimics joint 'j1'.*Pass mimic=True"),
     Case("interop.from_urdf floating_base str", lambda: interop.from_urdf(_urdf("ok.urdf"), floating_base="no"), ME,
          r"floating_base must be a bool"),
     Case("interop.from_urdf unknown element", lambda: interop.from_urdf(_file(
@@ -283,12 +297,13 @@ for _fn in ("forward_dynamics", "joint_accelerations"):
         Case(f"fastpath.{_fn} tau 2-D", lambda f=_fn: _fast(f, tau=np.zeros((3, 1))), ME, r"tau has shape \(3, 1\)"),
     ]
 
-COVERED = ["interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
+COVERED = ["interop.mimic_rows", "interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
            "interop.to_state", "interop.forward_dynamics", "interop.random_state", "interop.example_robot_path",
            "interop.from_screws", "interop.from_dh",
            "interop.simulate", "interop.configuration_rate", "interop.energy", "interop.to_mjcf",
            "fastpath.FastModel", "fastpath.compile_model", "fastpath.forward_dynamics", "fastpath.joint_accelerations"]
 EXEMPT = {
+    "interop.Mimic": "a plain record of one <mimic> coupling built by interop.from_urdf(mimic=True)",
     "interop.require_pinocchio": "takes no argument: imports pinocchio or says how to install it",
     "interop.RobotTrajectory": "a plain record of arrays returned by interop.simulate (no checks of its own)",
     "interop.ur5_screws": "takes no argument: returns the UR5's fixed parameters",
