@@ -142,6 +142,18 @@ class KaneSystem:
         """Number of bodies."""
         return len(self.L)
 
+    def __repr__(self) -> str:
+        """One line: name, bodies, roots, coordinates and speeds (Kane eq. (1)).
+
+        Examples
+        --------
+        >>> eight_body()
+        KaneSystem 'eight-body tree of the notes': 8 spatial bodies; 1 root; 7N = 56 coordinates (relative Euler parameters, s'), 6N = 48 speeds
+        """
+        roots = sum(1 for p in self.L if p == 0)
+        return (f"KaneSystem {self.name!r}: {self.N} spatial bodies; {roots} root{'s' if roots > 1 else ''}; "
+                f"7N = {7 * self.N} coordinates (relative Euler parameters, s'), 6N = {6 * self.N} speeds")
+
 
 def _system(system, where: str) -> KaneSystem:
     return _check.instance(system, KaneSystem, "system", where=where,

@@ -215,6 +215,21 @@ class LoopMechanism:
     m: int = 3
     n: int = field(init=False)
 
+    def __repr__(self) -> str:
+        """One line: name, bodies, joints by kind, closure rows, dependents.
+
+        Examples
+        --------
+        >>> five_bar()  # doctest: +ELLIPSIS
+        LoopMechanism 'five-bar': 4 planar bodies; joints 3 revolute + 2 prismatic; 3 closure rows; dependents ('q2', 'q3', 'q5')
+        """
+        kinds: dict = {}
+        for jt in self.joints:
+            kinds[jt.kind] = kinds.get(jt.kind, 0) + 1
+        joints = " + ".join(f"{n} {k}" for k, n in kinds.items())
+        return (f"LoopMechanism {self.name!r}: {len(self.bodies)} planar bodies; joints {joints}; "
+                f"{self.m} closure rows; dependents {tuple(self.dependents)}")
+
     def __post_init__(self):
         _check.instance(self.name, str, "name", where="rcr.LoopMechanism", hint="give the mechanism a name")
         where = f"rcr.LoopMechanism {self.name!r}"
@@ -1383,6 +1398,17 @@ class LoopSeries:
     loops: tuple
     attach: tuple
     name: str = "loop series"
+
+    def __repr__(self) -> str:
+        """One line: name and its loops.
+
+        Examples
+        --------
+        >>> loop_series(2)
+        LoopSeries '2 coupled four-bars': 2 coupled loops (four-bar, four-bar)
+        """
+        return (f"LoopSeries {self.name!r}: {len(self.loops)} coupled loops "
+                f"({', '.join(L.name for L in self.loops)})")
 
     def __post_init__(self):
         _check.instance(self.name, str, "name", where="rcr.LoopSeries", hint="give the series a name")

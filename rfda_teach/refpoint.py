@@ -436,6 +436,24 @@ class Model:
         """Number of moving bodies."""
         return len(self.bodies)
 
+    def __repr__(self) -> str:
+        """One line: name, bodies, tree joints by kind, cut joints, force elements, coordinates.
+
+        Examples
+        --------
+        >>> quarter_car()  # doctest: +ELLIPSIS
+        Model 'chassis-fixed quarter car': 5 bodies; tree joints ...; 3 cut joints (s, s, s); 1 spring-damper; tyre on body 1; 10 joint coordinates
+        """
+        kinds: dict = {}
+        for b in self.bodies:
+            kinds[b.axes] = kinds.get(b.axes, 0) + 1
+        tree = " + ".join(f"{n} '{k}'" for k, n in kinds.items())
+        cuts = ", ".join(c.kind for c in self.cuts)
+        tyre = f"; tyre on body {self.tire_body}" if self.tire_body >= 0 else ""
+        return (f"Model {self.name!r}: {self.n} bodies; tree joints {tree}; {len(self.cuts)} cut joints "
+                f"({cuts}); {len(self.springs)} spring-damper{'s' if len(self.springs) != 1 else ''}{tyre}; "
+                f"{self.nq} joint coordinates")
+
     @property
     def nq(self) -> int:
         """Joint coordinates of the spanning tree."""
