@@ -42,6 +42,7 @@ from . import _check
 from .bodies import EULER_TOL
 from .errors import ModelError
 from .system import System
+from .tree import Topology
 
 __all__ = ["available", "FastModel", "compile_model", "forward_dynamics", "joint_accelerations"]
 
@@ -71,7 +72,17 @@ def available() -> bool:
 class FastModel:
     """Per-model constants as arrays: parents, order, masses, body inertias, joint points and frames,
     the 6x6 row matrix [Phi; Psi] of every joint with its number of constrained rows and world flags,
-    the joint-speed offsets, gravity."""
+    the joint-speed offsets, gravity.  Validated (shapes, finite, a tree visited parents first,
+    positive masses and inertias) and read-only: ``fm.mass[0] = 1e6`` raises ``ValueError``, so no
+    later result can depend on an edit made in between.
+
+    Examples
+    --------
+    >>> from rfda_teach import fastpath, models
+    >>> fm = fastpath.compile_model(models.random_tree(3, kind="spatial", seed=0))
+    >>> fm.mass.flags.writeable
+    False
+    """
 
     parents: np.ndarray
     order: np.ndarray
@@ -102,6 +113,32 @@ class FastModel:
                 raise ModelError(f"{where}: {name} has shape {getattr(self, name).shape}, not {shape} for {n} "
                                  "bodies; build a FastModel with fastpath.compile_model(system)")
         _check.positive_int(self.n_dof, "n_dof", where=where, minimum=0)
+        for f in fields(self)[:-1]:
+            a = getattr(self, f.name)
+            if a.dtype.kind == "f" and not np.isfinite(a).all():
+                raise ModelError(f"{where}: {f.name} has NaN or inf; build a FastModel with "
+                                 "fastpath.compile_model(system)")
+        Topology.from_parents(self.parents.tolist())        # no cycle, no unknown parent
+        seen = np.zeros(n, dtype=bool)
+        if sorted(self.order.tolist()) != list(range(n)):
+            raise ModelError(f"{where}: order must be a permutation of the {n} bodies, got {self.order}")
+        for k in self.order:                                 # a parent before each of its children
+            if self.parents[k] >= 0 and not seen[self.parents[k]]:
+                raise ModelError(f"{where}: order visits body {k} before its parent {self.parents[k]}; "
+                                 "order must list parents first (compile_model does)")
+            seen[k] = True
+        if not (self.mass > 0).all():
+            raise ModelError(f"{where}: mass {self.mass[self.mass <= 0]} is not positive at bodies "
+                             f"{np.nonzero(self.mass <= 0)[0].tolist()}; give every body a mass > 0")
+        if not all(np.linalg.eigvalsh(0.5 * (J + J.T)).min() > 0 for J in self.Jb):
+            raise ModelError(f"{where}: Jb holds an inertia that is not positive definite")
+        if not ((self.mc >= 0) & (self.mc <= 6)).all() or self.n_dof != int((6 - self.mc).sum()):
+            raise ModelError(f"{where}: mc must count 0..6 constrained rows per joint with n_dof = "
+                             f"sum(6 - mc) = {int((6 - self.mc).sum())}, got n_dof {self.n_dof}")
+        for f in fields(self)[:-1]:                          # read-only: one model, one meaning
+            a = np.array(getattr(self, f.name))
+            a.flags.writeable = False
+            object.__setattr__(self, f.name, a)
 
 
 def compile_model(system: System) -> FastModel:

@@ -165,3 +165,12 @@ def test_each_kernel_is_compiled_once_and_cached_on_disk():
         assert len(kernel.signatures) == 1, kernel.signatures
         assert type(kernel._cache).__name__ == "FunctionCache"       # numba's on-disk cache is on
         assert sum(kernel.stats.cache_misses.values()) <= 1
+
+
+def test_a_fast_model_is_read_only():
+    """Issue 23: fm.mass[0] = 1e6 used to change every later result without a word."""
+    from rfda_teach import fastpath, models
+    fm = fastpath.compile_model(models.chain(3, "spatial"))
+    for name in ("mass", "Jb", "rows", "parents", "gravity"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(fm, name)[0] = 1.0

@@ -32,7 +32,7 @@ import pytest
 
 from bookbuild import ROOT, toc_notebooks
 from rfda_teach import editions as ed
-from test_browser import browser, chromium_binary  # noqa: F401  (browser: the shared Playwright fixture)
+from test_browser import browser, chromium_binary, playwright  # noqa: F401  (shared Playwright fixtures)
 
 pytestmark = pytest.mark.xdist_group("editions")
 

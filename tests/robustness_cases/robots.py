@@ -116,6 +116,11 @@ def _chain():
     return sys_, models.random_state(sys_, seed=0), fastpath.compile_model(sys_)
 
 
+def _replace_fm(**bad):
+    import dataclasses
+    return dataclasses.replace(_chain()[2], **bad)
+
+
 def _fast(fn, **bad):
     sys_, s, fm = _chain()
     args = dict(fm=fm, y=s.y, yd=s.yd, tau=np.zeros(3))
@@ -278,6 +283,13 @@ CASES = [
     Case("fastpath.compile_model str", lambda: fastpath.compile_model("ur5"), ME, r"system must be a System, got str"),
     Case("fastpath.compile_model planar", lambda: fastpath.compile_model(models.figure1_tree()), ME,
          r"fast path handles spatial trees; system .* is planar"),
+    Case("fastpath.FastModel negative mass", lambda: _replace_fm(mass=-np.ones(3)), ME,
+         r"mass .* is not positive at bodies \[0, 1, 2\]"),
+    Case("fastpath.FastModel reversed parents", lambda: _replace_fm(parents=np.array([1, 2, -1])), ME,
+         r"order visits body 0 before its parent 1"),
+    Case("fastpath.FastModel nan", lambda: _replace_fm(gravity=np.array([0.0, 0.0, np.nan])), ME,
+         r"gravity has NaN or inf"),
+    Case("fastpath.FastModel n_dof", lambda: _replace_fm(n_dof=7), ME, r"n_dof = sum\(6 - mc\)"),
     Case("fastpath.FastModel None fields", lambda: fastpath.FastModel(*([None] * 14)), ME,
          r"FastModel: parents must be a ndarray"),
     Case("fastpath.FastModel shapes", lambda: fastpath.FastModel(**{**_chain()[2].__dict__, "mass": np.ones(2)}), ME,
