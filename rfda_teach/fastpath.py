@@ -44,7 +44,8 @@ from .errors import ModelError
 from .system import System
 from .tree import Topology
 
-__all__ = ["available", "FastModel", "compile_model", "forward_dynamics", "joint_accelerations"]
+__all__ = ["available", "FastModel", "compile_model", "forward_dynamics", "joint_accelerations",
+           "pack_pinocchio", "pinocchio_forward_dynamics"]
 
 try:                                                       # pragma: no cover - depends on the extra
     import numba
@@ -748,6 +749,39 @@ def _pin_fd_packed(I, F, q, v, tau):
     lever = F[73 * n + 3:76 * n + 3].reshape((n, 3))
     return _pin_fd(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity,
                    code, iq, iv, axis, Pp, tp, lever, q, v, tau)
+
+
+def pack_pinocchio(fm: FastModel, code, iq, iv, axis, Pp, tp, lever) -> tuple:
+    """The arrays of :func:`pinocchio_forward_dynamics`: the FastModel's, then per body Pinocchio's joint
+    code, q and v offsets, axis, placement and mass-centre lever, packed into one int and one float
+    array (``interop`` calls it once per robot and keeps the result).
+
+    Examples
+    --------
+    >>> from rfda_teach import interop
+    >>> I, F = interop.fast_kernel(interop.example_robot("ur5"))
+    >>> I.dtype.kind, F.dtype.kind
+    ('i', 'f')
+    """
+    return _pack_pin(fm, code, iq, iv, axis, Pp, tp, lever)
+
+
+def pinocchio_forward_dynamics(I, F, q, v, tau):
+    """Pinocchio's (q, v, tau) to q-ddot in one compiled call over the packed arrays of
+    :func:`pack_pinocchio` (``interop.forward_dynamics(..., form="fast")`` validates the input first;
+    this function does not).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import interop
+    >>> ur5 = interop.example_robot("ur5")
+    >>> q, v, tau = interop.random_state(ur5, seed=0)
+    >>> a = pinocchio_forward_dynamics(*interop.fast_kernel(ur5), q, v, tau)
+    >>> bool(np.allclose(a, interop.forward_dynamics(ur5, q, v, tau)))
+    True
+    """
+    return _pin_fd_packed(I, F, q, v, tau)
 
 
 def _pack_pin(fm: FastModel, code, iq, iv, axis, Pp, tp, lever):

@@ -802,7 +802,8 @@ def random_state(robot: RobotSystem, seed=None, *, scale: float = 1.0):
     return q, v, tau
 
 
-__all__ += ["example_robot_path", "URDF_JOINT_TYPES", "Mimic", "mimic_rows"]
+__all__ += ["example_robot_path", "URDF_JOINT_TYPES", "Mimic", "mimic_rows", "fast_kernel",
+            "state_and_speed_map"]
 
 
 def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "screw-axis arm") -> RobotSystem:
@@ -960,11 +961,47 @@ def _fast_args(robot: RobotSystem):
                       np.array(robot.pin_placements, float),
                       np.array([np.array(model.jointPlacements[i].translation).ravel() for i in range(1, n + 1)]),
                       np.array([np.array(model.inertias[i].lever).ravel() for i in range(1, n + 1)]))
-        kernel = fastpath._pack_pin(fm, *pin_arrays)
+        kernel = fastpath.pack_pinocchio(fm, *pin_arrays)
         blocks = tuple((a, b) for _, a, b, _ in robot.pin_unit_q)
         args = (kernel, blocks, (1.0 - EULER_TOL) ** 2, (1.0 + EULER_TOL) ** 2)
         object.__setattr__(robot, "_fast_args", args)
     return args
+
+
+def fast_kernel(robot: RobotSystem) -> tuple:
+    """The packed arrays (int, float) of the compiled end-to-end path of ``form="fast"``
+    (:func:`rfda_teach.fastpath.pack_pinocchio`), built once per robot and kept with it.
+
+    Examples
+    --------
+    >>> from rfda_teach import interop
+    >>> len(interop.fast_kernel(interop.example_robot("ur5")))
+    2
+    """
+    return _fast_args(_robot(robot, "interop.fast_kernel"))[0]
+
+
+def state_and_speed_map(robot: RobotSystem, q, v, *, where: str = "") -> tuple:
+    """The package's absolute state of Pinocchio's (q, v) and the matrix S with
+    qdot_ours = S v (the package's joint speeds from Pinocchio's, joint by joint).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import interop
+    >>> robot = interop.example_robot("ur5")
+    >>> q, v, _ = interop.random_state(robot, seed=0)
+    >>> state, S = interop.state_and_speed_map(robot, q, v)
+    >>> S.shape, bool(np.allclose(state.y, interop.to_state(robot, q, v).y))
+    ((6, 6), True)
+    """
+    where = where or "interop.state_and_speed_map"         # a caller's name for its messages
+    robot = _robot(robot, where)
+    model, data, q, v = _kinematics(robot, q, v, where)
+    S = np.zeros((model.nv, model.nv))
+    for i, Si in zip(range(1, model.njoints), _speed_maps(robot, data)):
+        S[robot.dof_slices[i - 1], model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]] = Si
+    return _state(model, data), S
 
 
 def _forward_dynamics_fast(robot, q, v, tau, where):
@@ -993,7 +1030,7 @@ def _forward_dynamics_fast(robot, q, v, tau, where):
         q, v = _pin_state(robot, q, v, where)
         tau = _check.vector(tau, nv, "tau", where=where, hint=f"Pinocchio's joint forces of {robot.name!r}")
         q, v, tau = (np.array(x, dtype=float, order="C") for x in (q, v, tau))  # contiguous, writeable copies
-    return fastpath._pin_fd_packed(*kernel, q, v, tau)
+    return fastpath.pinocchio_forward_dynamics(*kernel, q, v, tau)
 
 
 def _fast_model(robot: RobotSystem):

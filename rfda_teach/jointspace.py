@@ -493,11 +493,9 @@ def pinocchio_maps(robot, q, v, a=None) -> PinocchioMaps:
     """
     from . import interop
     where = "jointspace.pinocchio_maps"
-    robot = interop._robot(robot, where)
-    model, data, q, v = interop._kinematics(robot, q, v, where)
-    S = np.zeros((model.nv, model.nv))
-    for i, Si in zip(range(1, model.njoints), interop._speed_maps(robot, data)):
-        S[robot.dof_slices[i - 1], model.idx_vs[i]:model.idx_vs[i] + model.nvs[i]] = Si
+    state, S = interop.state_and_speed_map(robot, q, v, where=where)
+    model = robot.pin_model
+    v = np.asarray(v, dtype=float)
     qdd = None
     if a is not None:
         acc = _check.vector(a, model.nv, "a", where=where, hint=f"Pinocchio's acceleration of {robot.name!r}")
@@ -507,7 +505,7 @@ def pinocchio_maps(robot, q, v, a=None) -> PinocchioMaps:
                 s0 = model.idx_vs[i]
                 acc[s0:s0 + 3] += np.cross(v[s0 + 3:s0 + 6], v[s0:s0 + 3])
         qdd = S @ acc
-    return PinocchioMaps(interop._state(model, data), S, qdd)
+    return PinocchioMaps(state, S, qdd)
 
 
 # ----------------------------------------------------------------------------- counted RFDA (both forms)

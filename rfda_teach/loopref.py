@@ -31,8 +31,8 @@ import scipy.integrate
 import scipy.linalg
 
 from . import _check, dae, joints as _j, rfda, system as _s
-from .models import _state_from_joints
-from .rcr import _check_q, _check_state, _consistent, _model, _series, _series_states, LoopSeries
+from .models import state_from_joints
+from .rcr import LoopMechanism, LoopSeries, check_series_states, check_state
 from .errors import ConstraintRankError, RFDAError
 from .system import System
 
@@ -42,6 +42,11 @@ __all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sy
 
 _TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
 
+
+
+def _loop(model, where: str) -> LoopMechanism:
+    return _check.instance(model, LoopMechanism, "model", where=where,
+                           hint="build one with rcr.five_bar(), rcr.four_bar() or rcr.loop_chain(n)")
 
 def _fjoint(jt):
     return _j.Joint(_TYPE[jt.kind], parent_point=jt.parent_point, child_point=jt.child_point,
@@ -58,7 +63,7 @@ def open_chain(model) -> tuple[System, _j.Joint]:
     >>> sys.n, cut.type
     (4, 'prismatic2d')
     """
-    return _open_chain(_model(model, "loopref.open_chain"))
+    return _open_chain(_loop(model, "loopref.open_chain"))
 
 
 @lru_cache(maxsize=32)
@@ -112,14 +117,14 @@ def chain_state(model, q, qd, *, check: bool = True):
     (12,)
     """
     where = "loopref.chain_state"
-    _model(model, where)
-    q, qd = _check_state(model, q, qd, where, check)
+    q, qd = check_state(model, q, qd, where=where, check=check)
     return _state(model, _open_chain(model)[0], q, qd)
 
 
 def _state(model, sys, q, qd):
     nb = model.n - 1
-    return _state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]])
+    return state_from_joints(sys, [np.array([v]) for v in q[:nb]], [np.array([v]) for v in qd[:nb]],
+                             check=False)
 
 
 def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, check: bool = True) -> np.ndarray:
@@ -139,8 +144,7 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, ch
     True
     """
     where = "loopref.dae_accelerations"
-    _model(model, where)
-    q, qd = _check_state(model, q, qd, where, check)
+    q, qd = check_state(model, q, qd, where=where, check=check)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
     return _dae_accelerations(model, q, qd, alpha, beta)[0]
@@ -195,17 +199,16 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     (3, 4)
     """
     where = "loopref.dae_simulate"
-    _model(model, where)
+    _loop(model, where)
     t_final = _check.time_span(t_final, "t_final", where=where)
-    q0 = model.q0 if q0 is None else _check_q(model, q0, "q0", where)
-    qd0 = np.zeros(model.n) if qd0 is None else _check_q(model, qd0, "qd0", where)
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    if _check.flag(check, "check", where=where):
-        _consistent(model, q0, qd0, where=f"{where} (initial state q0, qd0)")
+    q0, qd0 = check_state(model, model.q0 if q0 is None else q0,
+                          np.zeros(model.n) if qd0 is None else qd0, check=check,
+                          where=f"{where} (initial state q0, qd0)")
     sys, cut = _open_chain(model)
     nb = model.n - 1
     revolute = cut.type == "revolute2d"
@@ -252,7 +255,7 @@ def sympy_model(model):
     >>> Mf(np.r_[rcr.four_bar().q0, np.zeros(4)]).shape
     (8, 8)
     """
-    return _sympy_model(_model(model, "loopref.sympy_model"))
+    return _sympy_model(_loop(model, "loopref.sympy_model"))
 
 
 @lru_cache(maxsize=8)
@@ -344,14 +347,13 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     (3, 4)
     """
     where = "loopref.sympy_simulate"
-    _model(model, where)
+    _loop(model, where)
     t_final = _check.time_span(t_final, "t_final", where=where)
-    qd0 = np.zeros(model.n) if qd0 is None else _check_q(model, qd0, "qd0", where)
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
-    if _check.flag(check, "check", where=where):
-        _consistent(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
+    _, qd0 = check_state(model, model.q0, np.zeros(model.n) if qd0 is None else qd0, check=check,
+                         where=f"{where} (initial state model.q0, qd0)")
     M_fun, F_fun = _sympy_model(model)
     order = M_fun.order
     n = model.n
@@ -385,7 +387,8 @@ def series_tree(series):
     >>> sys.n, [(c[1], c[2]) for c in cuts]
     (6, [(2, -1), (5, 1)])
     """
-    return _series_tree(_series(series, "loopref.series_tree"))
+    return _series_tree(_check.instance(series, LoopSeries, "series", where="loopref.series_tree",
+                                        hint="build one with rcr.loop_series(k)"))
 
 
 @lru_cache(maxsize=32)
@@ -406,7 +409,7 @@ def _series_tree(series):
 def _series_state(series, sys, qs, qds):
     qt = [np.array([v]) for L, q in zip(series.loops, qs) for v in np.asarray(q, float)[:L.n - 1]]
     qdt = [np.array([v]) for L, qd in zip(series.loops, qds) for v in np.asarray(qd, float)[:L.n - 1]]
-    return _state_from_joints(sys, qt, qdt)
+    return state_from_joints(sys, qt, qdt, check=False)
 
 
 def _series_rows(sys, cuts, st):
@@ -453,8 +456,7 @@ def series_dae_accelerations(series, qs, qds, *, check: bool = True) -> list:
     [(4,), (4,)]
     """
     where = "loopref.series_dae_accelerations"
-    _series(series, where)
-    qs, qds = _series_states(series, qs, qds, where, check)
+    qs, qds = check_series_states(series, qs, qds, where=where, check=check)
     sys, cuts = _series_tree(series)
     st = _series_state(series, sys, qs, qds)
     tr = _s.terms(sys, st)
@@ -486,8 +488,7 @@ def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> l
     True
     """
     where = "loopref.series_multiplier_accelerations"
-    _series(series, where)
-    qs, qds = _series_states(series, qs, qds, where, check)
+    qs, qds = check_series_states(series, qs, qds, where=where, check=check)
     sys, cuts = _series_tree(series)
     st = _series_state(series, sys, qs, qds)
     tr = _s.terms(sys, st)
@@ -531,8 +532,7 @@ def multiplier_accelerations(model, q, qd, *, check: bool = True) -> np.ndarray:
     True
     """
     where = "loopref.multiplier_accelerations"
-    _model(model, where)
-    q, qd = _check_state(model, q, qd, where, check)
+    q, qd = check_state(model, q, qd, where=where, check=check)
     return series_multiplier_accelerations(_one_loop(model), [q], [qd], check=False)[0]
 
 

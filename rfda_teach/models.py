@@ -224,11 +224,13 @@ def _per_joint(system: System, x, what: str, where: str, size, noun: str) -> lis
     return out
 
 
-def state_from_joints(system: System, q, qd) -> State:
+def state_from_joints(system: System, q, qd, *, check: bool = True) -> State:
     """Absolute state from joint positions q_k and joint speeds qdot_k (lists, one entry per joint).
 
     Positions follow the joint kinematics root to leaves; velocities follow eq. (61),
-    ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).
+    ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).  ``check=False``
+    skips the argument checks (for an integrator's right-hand side, whose q and qd are already
+    arrays of the right shapes).
 
     Examples
     --------
@@ -239,6 +241,8 @@ def state_from_joints(system: System, q, qd) -> State:
     (array([0.5, 0. , 0. , 1.5, 0. , 0. ]), array([0. , 0.5, 1. , 0. , 1.5, 1. ]))
     """
     where = "models.state_from_joints"
+    if not _check.flag(check, "check", where=where):
+        return _state_from_joints(system, q, qd)
     system = _check.instance(system, System, "system", where=where,
                              hint="build one with rfda_teach.models or rfda_teach.system.System")
     q = _per_joint(system, q, "q", where, lambda jt: jt.n_q, "position variables")

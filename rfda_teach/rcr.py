@@ -355,6 +355,43 @@ def _check_state(model, q, qd, where: str, check: bool) -> tuple:
     return q, qd
 
 
+def check_state(model, q, qd, *, where: str = "", check: bool = True) -> tuple:
+    """``(q, qd)`` of a loop checked: ``model`` a :class:`LoopMechanism`, q and qd finite vectors with one
+    entry per coordinate, and unless ``check`` is False the loop closed at q
+    (eq. (23), tolerance :data:`CLOSURE_TOL`) and qd consistent with it (eq. (26), (31)); otherwise a
+    :class:`~rfda_teach.errors.ConstraintViolationError` that says which rcr call repairs the state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> q, qd = check_state(fb, fb.q0, np.zeros(5))
+    >>> check_state(fb, fb.q0 + 0.1, np.zeros(5))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ConstraintViolationError: rcr.check_state: q does not close loop 'five-bar' ...
+    """
+    where = where or "rcr.check_state"
+    _model(model, where)
+    return _check_state(model, q, qd, where, check)
+
+
+def check_series_states(series, qs, qds=None, *, where: str = "", check: bool | None = True) -> tuple:
+    """One checked ``(q, qd)`` per loop of a :class:`LoopSeries`, each as :func:`check_state` checks
+    it (``check=None``: only the qs, as vectors, in any configuration).
+
+    Examples
+    --------
+    >>> s = loop_series(2)
+    >>> qs, qds = check_series_states(s, [L.q0 for L in s.loops], None, check=None)
+    >>> len(qs)
+    2
+    """
+    where = where or "rcr.check_series_states"
+    _series(series, where)
+    return _series_states(series, qs, qds, where, check)
+
+
 def _series_states(series, qs, qds, where: str, check: bool) -> tuple:
     """One checked (q, qd) per loop of a :class:`LoopSeries` (``check=None``: only the qs, as vectors)."""
     k = len(series.loops)
@@ -1612,4 +1649,4 @@ def reduction_step(R_next, a, *, tol: float = 1e-9) -> ReductionStep:
     return ReductionStep(Q, R_next - Q * np.outer(Ra, Ra))              # eq. (36), R symmetric
 
 
-__all__ += ["ReductionStep", "reduction_step"]
+__all__ += ["ReductionStep", "reduction_step", "check_state", "check_series_states"]

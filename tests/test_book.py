@@ -210,3 +210,30 @@ def test_notebooks_use_no_private_name(notebook):
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     found = _private_uses(code)
     assert not found, f"{notebook} uses private names of the package: {found}"
+
+
+def test_no_module_uses_another_modules_private_name():
+    """DESIGN.md: no module uses another module's private name (the validation layer ``_check`` and
+    a subpackage's own names excepted): each dependency goes through a documented entry point."""
+    import ast
+    pkg = ROOT / "rfda_teach"
+    mods = {p.stem for p in pkg.glob("*.py")} | {p.name for p in pkg.iterdir() if p.is_dir()}
+    bad = []
+    for path in sorted(pkg.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                inside = path.parent != pkg and node.level == 1      # a subpackage's own modules
+                for a in node.names:
+                    if node.module is None and a.name in mods:
+                        aliases[a.asname or a.name] = a.name
+                    elif a.name.startswith("_") and a.name != "_check" and not inside:
+                        bad.append(f"{path.relative_to(ROOT)}: from .{node.module} import {a.name}")
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and aliases[node.value.id] != "_check"
+                    and aliases[node.value.id] != path.stem):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert not bad, "private names used across modules:\n" + "\n".join(bad)

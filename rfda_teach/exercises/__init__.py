@@ -404,7 +404,7 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
     """
     name = "check_euler_rate_matrix"
     n_cases, seed = _options(name, student_fn, n_cases, seed)
-    from ..kane import _E_hat
+    from ..kane import E_hat
     rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
@@ -414,8 +414,8 @@ def check_euler_rate_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = S
         wrong = ((H @ R, "body vs global components? omega is given in global (inertial) components; "
                          "1/2 G(e)^T acts on body components"),
                  (_edot_matrix(np.roll(e, 1)), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
-                 (0.5 * _E_hat(e), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
-                 (0.5 * _E_hat(np.roll(e, -1)), "this is Kane's Ê'^T: body components and scalar part last; "
+                 (0.5 * E_hat(e), "scalar part first: e = (e0, e1, e2, e3) with e0 = cos(angle/2)"),
+                 (0.5 * E_hat(np.roll(e, -1)), "this is Kane's Ê'^T: body components and scalar part last; "
                                                  "here omega is global and e0 comes first"))
         cases.append(Case((e,), f"e: unit Euler parameters, shape (4,), rotation angle "
                                 f"{np.degrees(_angle(e)):.0f} deg", H, wrong))

@@ -48,6 +48,7 @@ MODEL_FUNCS = {
     "rcr.tree_accelerations": lambda m: rcr.tree_accelerations(m, Q0, Z5),
     "rcr.count_multiplications": lambda m: rcr.count_multiplications(m),
     "rcr.recursive_inertias": lambda m: rcr.recursive_inertias(m, Q0, [0, 1]),
+    "rcr.check_state": lambda m: rcr.check_state(m, Q0, Z5),
     "loopref.open_chain": lambda m: loopref.open_chain(m),
     "loopref.chain_state": lambda m: loopref.chain_state(m, Q0, Z5),
     "loopref.dae_accelerations": lambda m: loopref.dae_accelerations(m, Q0, Z5),
@@ -57,6 +58,12 @@ MODEL_FUNCS = {
     "loopref.multiplier_accelerations": lambda m: loopref.multiplier_accelerations(m, Q0, Z5),
     "loopref.count_multiplications": lambda m: loopref.count_multiplications(m),
 }
+add("rcr.check_state-open", lambda: rcr.check_state(FB, Q0 + 0.1, Z5), ConstraintViolationError,
+    "q does not close loop 'five-bar'")
+add("rcr.check_series_states-series", lambda: rcr.check_series_states(FB, [Q0], [Z5]), ModelError,
+    "series must be a LoopSeries")
+add("rcr.check_series_states-length", lambda: rcr.check_series_states(rcr.loop_series(2), [Q0], [Z5]),
+    ModelError, "qs must be a list of 2 vectors")
 for name, f in MODEL_FUNCS.items():
     for tag, bad in (("none", None), ("str", "five-bar"), ("int", 5), ("list", [1.0, 2.0]),
                      ("series", SERIES if not name.endswith(".count_multiplications") else FB.joints[0])):

@@ -208,6 +208,9 @@ CASES = [
     # ------------------------------------------------------------ interop.from_urdf
     Case("interop.from_urdf mimic flag", lambda: interop.from_urdf(interop.example_robot_path("panda"),
                                                                      mimic=1), ME, r"mimic must be a bool"),
+    Case("interop.fast_kernel not a robot", lambda: interop.fast_kernel("ur5"), ME, r"fast_kernel"),
+    Case("interop.state_and_speed_map q", lambda: interop.state_and_speed_map(
+        interop.example_robot("ur5"), np.zeros(5), np.zeros(6)), ME, r"state_and_speed_map: q"),
     Case("interop.mimic_rows not a robot", lambda: interop.mimic_rows("panda"), ME, r"mimic_rows"),
     Case("interop.forward_dynamics mimic off", lambda: interop.forward_dynamics(
         _PANDA_MIMIC, *_off_mimic()), errors.ConstraintViolationError, r"mimics 'panda_finger_joint1'"),
@@ -309,12 +312,15 @@ for _fn in ("forward_dynamics", "joint_accelerations"):
         Case(f"fastpath.{_fn} tau 2-D", lambda f=_fn: _fast(f, tau=np.zeros((3, 1))), ME, r"tau has shape \(3, 1\)"),
     ]
 
-COVERED = ["interop.mimic_rows", "interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
+COVERED = ["interop.mimic_rows", "interop.fast_kernel", "interop.state_and_speed_map", "interop.RobotSystem", "interop.from_pinocchio", "interop.from_urdf", "interop.example_robot",
            "interop.to_state", "interop.forward_dynamics", "interop.random_state", "interop.example_robot_path",
            "interop.from_screws", "interop.from_dh",
            "interop.simulate", "interop.configuration_rate", "interop.energy", "interop.to_mjcf",
            "fastpath.FastModel", "fastpath.compile_model", "fastpath.forward_dynamics", "fastpath.joint_accelerations"]
 EXEMPT = {
+    "fastpath.pack_pinocchio": "packs arrays that interop.fast_kernel builds from a validated robot",
+    "fastpath.pinocchio_forward_dynamics": "the compiled kernel behind interop.forward_dynamics(form='fast'), "
+                                           "which validates q, v, tau first (covered)",
     "interop.Mimic": "a plain record of one <mimic> coupling built by interop.from_urdf(mimic=True)",
     "interop.require_pinocchio": "takes no argument: imports pinocchio or says how to install it",
     "interop.RobotTrajectory": "a plain record of arrays returned by interop.simulate (no checks of its own)",
