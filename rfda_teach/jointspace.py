@@ -184,7 +184,13 @@ def _state(system, q, qd, where) -> State:
     q = split_q(system, q, where=where)
     qd = _dof_vector(system, qd, "qd", where)
     ds = system.dof_slices
-    return state_from_joints(system, q, [qd[s] for s in ds])
+    st = state_from_joints(system, q, [qd[s] for s in ds])
+    with np.errstate(over="ignore"):
+        quadratic = float(np.square(st.yd).sum())          # the size of the velocity terms
+    if not np.isfinite(quadratic):
+        raise ModelError(f"{where}: qd is too large (|qd| up to {np.abs(qd).max():.1e}): the velocity "
+                         "terms, quadratic in qd, overflow; give finite joint speeds well below 1e150")
+    return st
 
 
 # ----------------------------------------------------------------------------- the algorithms (counted)

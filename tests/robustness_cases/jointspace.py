@@ -25,6 +25,9 @@ def _bad_quat():
 
 
 CASES = [
+    Case("jointspace.forward_dynamics-qd-overflow",
+         lambda: js.forward_dynamics(_ARM, _Z2, [1e160, 1e160], _Z2), ModelError,
+         r"forward_dynamics: qd is too large"),
     Case("jointspace.rnea-system", lambda: js.rnea("arm", _Z2, _Z2, _Z2), ModelError, "system"),
     Case("jointspace.rnea-q-len", lambda: js.rnea(_ARM, [0.0], _Z2, _Z2), ModelError, "q has 1"),
     Case("jointspace.rnea-q-nan", lambda: js.rnea(_ARM, [0.0, np.nan], _Z2, _Z2), ModelError, r"q\[1\]"),
