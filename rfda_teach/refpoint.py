@@ -63,7 +63,7 @@ from .errors import ConstraintRankError, ConstraintViolationError, ModelError, R
 from .spatial import G0, cross, elementary_rotation, skew  # check=False where the vectors are computed
 from .tree import Topology
 
-__all__ = ["POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
+__all__ = ["attachment_points", "POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
            "Bw_local", "kinematics", "forward_dynamics", "solve", "count_multiplications", "constraint_rows",
            "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
@@ -503,6 +503,30 @@ class Kin(NamedTuple):
     p: list
     pd: list
     Y: list
+
+
+def attachment_points(model: Model) -> dict:
+    """Every point of each body where something attaches, in the body's frame {O_j}: its own joint
+    (the origin), its children's joints (s'_j of eq. (11)), the cut joints' and the spring-dampers'
+    points.  The drawings (viz, scene3d) connect them.
+
+    Examples
+    --------
+    >>> pts = attachment_points(quarter_car())
+    >>> sorted(pts) == list(range(5)), len(pts[0]) >= 2
+    (True, True)
+    """
+    _check.instance(model, Model, "model", where="refpoint.attachment_points",
+                    hint="give a refpoint.Model, e.g. refpoint.quarter_car()")
+    pts = {j: [np.zeros(3)] for j in range(model.n)}
+    for b in model.bodies:
+        if b.parent >= 0:
+            pts[b.parent].append(np.asarray(b.s, float))
+    for c in list(model.cuts) + list(model.springs):
+        for body, p in ((c.a, c.pa), (c.b, c.pb)):
+            if body >= 0:
+                pts[body].append(np.asarray(p, float))
+    return pts
 
 
 def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None = None) -> Kin:

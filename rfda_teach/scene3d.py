@@ -1278,19 +1278,7 @@ def from_quarter_car(model, t, Q, *, road=None, speed: float = 2.0, title: str |
         raise ModelError(f"{where}: road must be a function road(t) -> height (m) or None")
     zero = np.zeros(model.nq)
     kins = [rp.kinematics(model, q, zero) for q in Q]
-    pts: dict = {j: [] for j in range(model.n)}
-    for j, b in enumerate(model.bodies):
-        pts[j].append(np.zeros(3))
-        if b.parent >= 0:
-            pts[b.parent].append(np.asarray(b.s, float))
-    for c in model.cuts:
-        for body, p in ((c.a, c.pa), (c.b, c.pb)):
-            if body >= 0:
-                pts[body].append(np.asarray(p, float))
-    for sd in model.springs:
-        for body, p in ((sd.a, sd.pa), (sd.b, sd.pb)):
-            if body >= 0:
-                pts[body].append(np.asarray(p, float))
+    pts = rp.attachment_points(model)
     shapes, poses = {}, {}
     for j, b in enumerate(model.bodies):
         color = PALETTE[j % len(PALETTE)]

@@ -657,18 +657,7 @@ def refpoint_segments(model, q) -> list:
     _check.instance(model, rp.Model, "model", where="viz.refpoint_segments",
                     hint="give a refpoint.Model, e.g. refpoint.quarter_car()")
     kin = rp.kinematics(model, q, np.zeros(model.nq))
-    pts = {j: [np.zeros(3)] for j in range(model.n)}
-    for j, b in enumerate(model.bodies):
-        if b.parent >= 0:
-            pts[b.parent].append(np.asarray(b.s, float))
-    for c in model.cuts:
-        for body, p in ((c.a, c.pa), (c.b, c.pb)):
-            if body >= 0:
-                pts[body].append(np.asarray(p, float))
-    for sd in model.springs:
-        for body, p in ((sd.a, sd.pa), (sd.b, sd.pb)):
-            if body >= 0:
-                pts[body].append(np.asarray(p, float))
+    pts = rp.attachment_points(model)
     segs = []
     for j in range(model.n):
         A, r, rc = kin.A[j], kin.r[j], kin.rc[j]

@@ -309,6 +309,8 @@ REFPOINT_CASES = [
     Case("refpoint-Model-parent-order", lambda: _model(bodies=(dataclasses.replace(_car().bodies[1], parent=1),
                                                               _car().bodies[0]), cuts=(), springs=(), q0=np.zeros(4),
                                                       tire_body=-1), TE, r"numbered lower than its parent"),
+    Case("refpoint-attachment_points-model", lambda: rp.attachment_points("car"), ME,
+         r"attachment_points: model must be a Model"),
     Case("refpoint-quarter_car-road", lambda: rp.quarter_car(road="bumpy"), ME, r"road must be None"),
     Case("refpoint-quarter_car-road-number", lambda: rp.quarter_car(road=1.0), ME, r"road must be None"),
     # road functions
@@ -451,7 +453,7 @@ REFPOINT_CASES += [
 ]
 
 REFPOINT_COVERED = ["refpoint." + n for n in (
-    "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation", "Bw_local", "kinematics",
+    "attachment_points", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation", "Bw_local", "kinematics",
     "forward_dynamics", "solve", "count_multiplications", "constraint_rows", "closure_residual", "closure_jacobian",
     "assemble", "consistent_velocity", "simulate", "to_absolute", "tree_joint_constraints", "absolute_constraints",
     "applied_forces", "road_bump", "equipollent",
