@@ -25,19 +25,10 @@ import pytest
 
 from rfda_teach import scene3d
 from rfda_teach.errors import ModelError
-from test_browser import chromium_binary, remote_resources
+from test_browser import chromium, gl_browser, playwright, remote_resources  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
-
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-extensions", "--hide-scrollbars", "--mute-audio",
-    "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",   # WebGL, no GPU
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",                  # no network
-    "--proxy-server=direct://", "--proxy-bypass-list=*",
-]
 
 # a URL the browser would load by itself: an attribute src/href/action, CSS url(), @import
 FETCHED = re.compile(r"""(?:\b(?:src|href|action)\s*=\s*["']?|url\(\s*["']?|@import\s+["'])"""
@@ -215,17 +206,9 @@ def test_robot_configurations_are_checked():
 # ----------------------------------------------------------------------------- in Chromium
 
 @pytest.fixture(scope="module")
-def browser():
-    exe = chromium_binary()
-    if exe is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium; .ci/run "
-                    "does this as root); set CHROMIUM=/path/to/chrome to use another binary")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="pip install playwright (requirements.txt)")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=FLAGS)
-        yield b
-        b.close()
+def browser(gl_browser):
+    """Chromium with software WebGL, shared with test_browser (its fixture ``gl_browser``)."""
+    return gl_browser
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
