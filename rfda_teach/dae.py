@@ -53,6 +53,21 @@ class DAEResult:
     rhs: np.ndarray
     n_vel: int
 
+    def __repr__(self) -> str:
+        """One line: the size of K in eq. (7), split into velocities (rows of M) and constraint rows (of C),
+        and the sizes of yddot and lam.
+
+        Examples
+        --------
+        >>> from rfda_teach import models
+        >>> sys = models.figure1_tree()
+        >>> forward_dynamics(sys, models.random_state(sys, seed=0))
+        DAEResult: K 65 x 65 (39 velocities + 26 constraint rows), ydd (39,), lam (26,)
+        """
+        n = len(self.rhs)
+        return (f"DAEResult: K {n} x {n} ({self.n_vel} velocities + {n - self.n_vel} constraint rows), "
+                f"ydd {np.shape(self.ydd)}, lam {np.shape(self.lam)}")
+
     @property
     def M(self) -> np.ndarray:
         """Block-diagonal mass matrix diag(M_0, ..., M_n)."""

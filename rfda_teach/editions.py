@@ -398,7 +398,8 @@ def build_student_html(root: str | Path = ".", out: str | Path | None = None) ->
     shutil.copy2(root / "_toc.yml", src / "_toc.yml")
     (src / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     cmd = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-           "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going"]
+           "build", str(src), "--path-output", str(out), "-W", "-n", "--keep-going",
+           "--all"]          # a fresh Sphinx environment: a label moved between chapters leaves no stale copy
     proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True)
     if proc.returncode != 0:
         raise ModelError("editions.build_student_html: jupyter-book failed:\n" + proc.stdout[-3000:]

@@ -58,6 +58,7 @@ from . import _check, dae, rfda
 from .bodies import EULER_TOL, Body, frame_with_z
 from .errors import ConstraintViolationError, IllConditionedError, ModelError
 from .joints import Joint
+from .summary import samples
 from .system import State, System
 
 __all__ = ["RobotSystem", "from_pinocchio", "from_urdf", "example_robot", "EXAMPLE_ROBOTS", "to_state",
@@ -1091,6 +1092,21 @@ class RobotTrajectory:
     q: np.ndarray
     v: np.ndarray
     nfev: int = 0
+
+    def __repr__(self) -> str:
+        """One line: the samples, the time span, the shapes of q and v (rows are times) and the right-hand-side
+        evaluations the integrator of :func:`simulate` spent.
+
+        Examples
+        --------
+        >>> from rfda_teach import interop
+        >>> robot = interop.example_robot("ur5")
+        >>> q0, v0, _ = interop.random_state(robot, seed=0)
+        >>> interop.simulate(robot, q0, v0, 0.05, n_out=6)  # doctest: +ELLIPSIS
+        RobotTrajectory: 6 samples, t = 0 … 0.05 s, q (6, 6), v (6, 6); ... right-hand-side evaluations
+        """
+        return (f"RobotTrajectory: {samples(self.t)}, q {np.shape(self.q)}, v {np.shape(self.v)}; "
+                f"{self.nfev} right-hand-side evaluations")
 
 
 def _rate_plan(robot: RobotSystem):

@@ -89,6 +89,20 @@ class JointSpaceResult(NamedTuple):
     M: np.ndarray
     C: np.ndarray
 
+    def __repr__(self) -> str:
+        """One line: the degrees of freedom, the size of M_q and the sizes of qddot and C.
+
+        Examples
+        --------
+        >>> from rfda_teach import models
+        >>> from rfda_teach.system import terms
+        >>> sys = models.figure1_tree()
+        >>> solve(sys, terms(sys, models.random_state(sys, seed=0)))
+        JointSpaceResult: 13 DOF, qdd (13,), M_q 13 x 13, C (13,)
+        """
+        n = len(self.qdd)
+        return f"JointSpaceResult: {n} DOF, qdd {np.shape(self.qdd)}, M_q {n} x {n}, C {np.shape(self.C)}"
+
 
 # ----------------------------------------------------------------------------- input conversion
 

@@ -50,6 +50,7 @@ from . import _check
 # EULER_TOL: one tolerance for every unit-norm check; skew, cross, ... with check=False on computed arguments
 from .spatial import EULER_TOL, G0, cross, euler_params_to_matrix, skew
 from .errors import ModelError, RFDAError, TopologyError
+from .summary import html_table
 from .tree import Topology
 
 __all__ = ["KaneSystem", "BodyState", "eight_body", "EIGHT_BODY_L", "relative_rotation", "E_hat",
@@ -153,6 +154,29 @@ class KaneSystem:
         roots = sum(1 for p in self.L if p == 0)
         return (f"KaneSystem {self.name!r}: {self.N} spatial bodies; {roots} root{'s' if roots > 1 else ''}; "
                 f"7N = {7 * self.N} coordinates (relative Euler parameters, s'), 6N = {6 * self.N} speeds")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then one
+        row per body K with its lower body L(K), mass, central inertia I'_GK (K-frame components; its
+        diagonal when the K axes are principal), q'_K (J-frame components) and r'_K (K-frame components).
+
+        Examples
+        --------
+        >>> eight_body()._repr_html_().count("<tr>")            # the header and the 8 bodies
+        9
+        """
+        def vec(v):
+            return ", ".join(f"{x + 0.0:.4g}" for x in v)               # no "-0"
+
+        def inertia(J):
+            if np.count_nonzero(J - np.diag(np.diag(J))) == 0:
+                return f"diag({vec(np.diag(J))})"
+            return "[" + "; ".join(vec(row) for row in J) + "]"
+
+        rows = [(K, J, f"{m:.4g}", inertia(I), vec(q), vec(r))
+                for K, (J, m, I, q, r) in enumerate(zip(self.L, self.mass, self.inertia, self.q, self.r), start=1)]
+        return html_table(repr(self), ("body K", "L(K)", "mass (kg)", "I'_GK (kg m^2)", "q'_K (m)", "r'_K (m)"),
+                          rows, "bodies")
 
 
 def _system(system, where: str) -> KaneSystem:

@@ -34,6 +34,7 @@ from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
 from .rcr import LoopMechanism, LoopSeries, check_series_states, check_state
 from .errors import ConstraintRankError, RFDAError
+from .summary import samples
 from .system import System
 
 __all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
@@ -178,6 +179,17 @@ class RefResult(NamedTuple):
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray
+
+    def __repr__(self) -> str:
+        """One line: the samples, the time span and the shapes of q and qdot (columns q1..qn).
+
+        Examples
+        --------
+        >>> from rfda_teach import rcr
+        >>> dae_simulate(rcr.four_bar(), 0.05, n_out=3)
+        RefResult: 3 samples, t = 0 … 0.05 s, q (3, 4), qd (3, 4)
+        """
+        return f"RefResult: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
 
 
 def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, alpha: float = 20.0,

@@ -79,6 +79,7 @@ from . import _check
 from .bodies import Body
 from .spatial import G0, planar_rotation
 from .errors import ConstraintViolationError, ModelError, RFDAError, SingularCoordinateSelectionError
+from .summary import count_by_kind, html_table, samples
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
@@ -223,12 +224,29 @@ class LoopMechanism:
         >>> five_bar()  # doctest: +ELLIPSIS
         LoopMechanism 'five-bar': 4 planar bodies; joints 3 revolute + 2 prismatic; 3 closure rows; dependents ('q2', 'q3', 'q5')
         """
-        kinds: dict = {}
-        for jt in self.joints:
-            kinds[jt.kind] = kinds.get(jt.kind, 0) + 1
-        joints = " + ".join(f"{n} {k}" for k, n in kinds.items())
+        joints = count_by_kind(jt.kind for jt in self.joints)
         return (f"LoopMechanism {self.name!r}: {len(self.bodies)} planar bodies; joints {joints}; "
                 f"{self.m} closure rows; dependents {tuple(self.dependents)}")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per joint in loop order (joint k connects body k-1 to body k, the ground at both ends; see
+        the module docstring) with its coordinate, kind, q0 and whether it is a dependent of the ACS selection.
+
+        Examples
+        --------
+        >>> fb = five_bar()
+        >>> fb._repr_html_().count("<tr>") == 1 + fb.n
+        True
+        """
+        def body(k):
+            return "ground" if k in (0, self.n) else self.bodies[k - 1].name
+
+        rows = [(k, nm, jt.kind, f"{body(k - 1)} – {body(k)}", f"{q + 0.0:.4g}",
+                 "dependent" if nm in self.dependents else "independent")
+                for k, (nm, jt, q) in enumerate(zip(self.names, self.joints, self.q0), start=1)]
+        return html_table(repr(self), ("joint", "coordinate", "kind", "connects", "q0", "ACS selection"), rows,
+                          "joints in loop order")
 
     def __post_init__(self):
         _check.instance(self.name, str, "name", where="rcr.LoopMechanism", hint="give the mechanism a name")
@@ -1337,6 +1355,19 @@ class RCRResult(NamedTuple):
     dependents: tuple
     closure_max: float
 
+    def __repr__(self) -> str:
+        """One line: the method, the samples and time span, the shapes of q and qdot, the dependents and the
+        largest loop-closure residual (eq. 23) along the way.
+
+        Examples
+        --------
+        >>> simulate(five_bar(), "acs", 0.1, n_out=3)  # doctest: +ELLIPSIS
+        RCRResult(method='acs'): 3 samples, t = 0 … 0.1 s, q (3, 5), qd (3, 5); dependents q2, q3, q5; closure_max ...
+        """
+        deps = f"dependents {', '.join(self.dependents)}" if self.dependents else "no dependents"
+        return (f"RCRResult(method={self.method!r}): {samples(self.t)}, q {np.shape(self.q)}, "
+                f"qd {np.shape(self.qd)}; {deps}; closure_max {self.closure_max:.1e}")
+
 
 def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *, dependents=None, qd0=None,
              n_out: int = 301, rtol: float = 1e-11, atol: float = 1e-11) -> RCRResult:
@@ -1446,6 +1477,20 @@ class LoopSeries:
         """
         return (f"LoopSeries {self.name!r}: {len(self.loops)} coupled loops "
                 f"({', '.join(L.name for L in self.loops)})")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per loop with its name, joints, dependents and the body it is based on (the ground for
+        loop 0, body ``attach[j-1][1]`` of loop ``attach[j-1][0]`` for loop j).
+
+        Examples
+        --------
+        >>> loop_series(3)._repr_html_().count("<tr>")           # the header and the 3 loops
+        4
+        """
+        based = ["ground"] + [f"body {b} ({self.loops[i].bodies[b - 1].name}) of loop {i}" for i, b in self.attach]
+        rows = [(j, L.name, L.n, ", ".join(L.dependents), on) for j, (L, on) in enumerate(zip(self.loops, based))]
+        return html_table(repr(self), ("loop", "name", "joints", "dependents", "based on"), rows, "loops")
 
     def __post_init__(self):
         _check.instance(self.name, str, "name", where="rcr.LoopSeries", hint="give the series a name")

@@ -61,6 +61,7 @@ from . import _check
 from .bodies import frame_with_z
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
 from .spatial import G0, cross, elementary_rotation, skew  # check=False where the vectors are computed
+from .summary import count_by_kind, html_table, samples
 from .tree import Topology
 
 __all__ = ["attachment_points", "POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
@@ -444,15 +445,41 @@ class Model:
         >>> quarter_car()  # doctest: +ELLIPSIS
         Model 'chassis-fixed quarter car': 5 bodies; tree joints ...; 3 cut joints (s, s, s); 1 spring-damper; tyre on body 1; 10 joint coordinates
         """
-        kinds: dict = {}
-        for b in self.bodies:
-            kinds[b.axes] = kinds.get(b.axes, 0) + 1
-        tree = " + ".join(f"{n} '{k}'" for k, n in kinds.items())
+        tree = count_by_kind(f"'{b.axes}'" for b in self.bodies)
         cuts = ", ".join(c.kind for c in self.cuts)
         tyre = f"; tyre on body {self.tire_body}" if self.tire_body >= 0 else ""
         return (f"Model {self.name!r}: {self.n} bodies; tree joints {tree}; {len(self.cuts)} cut joints "
                 f"({cuts}); {len(self.springs)} spring-damper{'s' if len(self.springs) != 1 else ''}{tyre}; "
                 f"{self.nq} joint coordinates")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per tree body (its joint's rotation axes, eq. 9, and its mass), per cut joint (its basic
+        constraint of Tables 1-4 and rows), per spring-damper (k, c, L0) and for the tyre; a "kind" column
+        tells them apart, "connects" names the two bodies (the parent first for a tree joint).
+
+        Examples
+        --------
+        >>> car = quarter_car()
+        >>> car._repr_html_().count("<tr>") == 1 + car.n + len(car.cuts) + len(car.springs) + 1
+        True
+        """
+        def body(j):
+            return "chassis" if j < 0 else self.bodies[j].name
+
+        rows = [("tree joint", j, b.name, f"{body(b.parent)} – {b.name}",
+                 f"axes '{b.axes}' ({len(b.axes)} coordinate{'s' if len(b.axes) > 1 else ''}), mass {b.mass:.4g} kg")
+                for j, b in enumerate(self.bodies)]
+        rows += [("cut joint", i, c.name, f"{body(c.a)} – {body(c.b)}", f"'{c.kind}' ({c.m} rows)")
+                 for i, c in enumerate(self.cuts)]
+        rows += [("spring-damper", i, "", f"{body(sd.a)} – {body(sd.b)}",
+                  f"k = {sd.k:.4g} N/m, c = {sd.c:.4g} N s/m, L0 = {sd.L0:.4g} m")
+                 for i, sd in enumerate(self.springs)]
+        if self.tire_body >= 0:
+            rows.append(("tyre", "", "", f"{body(self.tire_body)} – road",
+                         f"k = {self.tire_k:.4g} N/m, r = {self.tire_r:.4g} m"))
+        return html_table(repr(self), ("kind", "#", "name", "connects", "data"), rows,
+                          "tree joints, cut joints and force elements")
 
     @property
     def nq(self) -> int:
@@ -1020,6 +1047,20 @@ class Solution(NamedTuple):
     tally: Tally
     M_art: list
 
+    def __repr__(self) -> str:
+        """One line: the sizes of qddot (eq. 43) and lam (eq. 42), the bodies of Ydot and M_art, and the
+        multiplications the tally counted.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> car = quarter_car()
+        >>> solve(car, car.q0, np.zeros(10), "origin")
+        Solution: qdd (10,), lam (9,), Ydot and M_art of 5 bodies; 5874 multiplications
+        """
+        return (f"Solution: qdd {np.shape(self.qdd)}, lam {np.shape(self.lam)}, Ydot and M_art of "
+                f"{len(self.Yd)} bodies; {self.tally.total} multiplications")
+
 
 def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumgarte=None,
           check: bool = True) -> Solution:
@@ -1317,6 +1358,18 @@ class Trajectory(NamedTuple):
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray
+
+    def __repr__(self) -> str:
+        """One line: the samples, the time span and the shapes of q and qdot (rows are times).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> car = quarter_car()
+        >>> simulate(car, car.q0, np.zeros(10), 0.01, t_eval=[0.0, 0.005, 0.01])
+        Trajectory: 3 samples, t = 0 … 0.01 s, q (3, 10), qd (3, 10)
+        """
+        return f"Trajectory: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
 
 
 def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, alpha: float = 20.0,

@@ -59,6 +59,20 @@ class RFDAResult:
     f_hat: list
     form: str
 
+    def __repr__(self) -> str:
+        """One line: the form of eq. (8), the number of bodies (one M_hat_j per node) and the sizes of
+        yddot, lam and qddot.
+
+        Examples
+        --------
+        >>> from rfda_teach import models
+        >>> sys = models.figure1_tree()
+        >>> forward_dynamics(sys, models.random_state(sys, seed=0))
+        RFDAResult(form='lubich'): 13 bodies, ydd (39,), lam (26,), qdd (13,)
+        """
+        return (f"RFDAResult(form={self.form!r}): {len(self.M_hat)} bodies, ydd {np.shape(self.ydd)}, "
+                f"lam {np.shape(self.lam)}, qdd {np.shape(self.qdd)}")
+
 
 #: the Lubich form warns when a Cholesky factor's condition estimate exceeds this (about 8 digits lost)
 COND_WARN = 1e8

@@ -28,6 +28,7 @@ from scipy.integrate import solve_ivp
 from . import _check, dae, rfda
 from .bodies import mass_matrix
 from .errors import ModelError
+from .summary import samples
 from .system import State, System, check_consistency, check_state, constraint_residuals, terms
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
@@ -117,6 +118,18 @@ class Trajectory:
     t: np.ndarray
     y: np.ndarray
     yd: np.ndarray
+
+    def __repr__(self) -> str:
+        """One line: the samples, the time span and the shapes of y and ydot (rows are times).
+
+        Examples
+        --------
+        >>> from rfda_teach import models
+        >>> sys = models.chain(2)
+        >>> simulate(sys, models.random_state(sys, seed=0), 0.1, n_out=11)
+        Trajectory: 11 samples, t = 0 … 0.1 s, y (11, 6), yd (11, 6)
+        """
+        return f"Trajectory: {samples(self.t)}, y {np.shape(self.y)}, yd {np.shape(self.yd)}"
 
     @property
     def states(self):
@@ -246,7 +259,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
         yd = x[npos:]
         st = State(y, yd)
         if callable(tau):
-            tq = _check.vector(_check.user_call(tau, (t, st), "tau(t, state)", where=where), system.n_vel,
+            tq = _check.vector(_check.user_call(tau, (t, st), "tau(t, state)", where=where), system.n_dof,
                                "tau(t, state)", where=where, hint="the callable tau must return one joint force "
                                "per joint speed")
         else:

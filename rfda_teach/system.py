@@ -31,6 +31,7 @@ from . import bodies as _b
 from . import joints as _j
 from . import _check
 from .errors import ConstraintViolationError, ModelError
+from .summary import count_by_kind, html_table
 from .tree import Topology
 
 __all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
@@ -147,25 +148,19 @@ class System:
         >>> models.figure1_tree()
         System 'Fig. 1 tree (planar)': 13 planar bodies; joints 13 revolute2d; 1 root; 26 constraint rows, 13 DOF
         """
-        kinds: dict = {}
-        for jt in self.joints:
-            kinds[jt.type] = kinds.get(jt.type, 0) + 1
-        joints = " + ".join(f"{n} {k}" for k, n in kinds.items())
+        joints = count_by_kind(jt.type for jt in self.joints)
         roots = sum(p < 0 for p in self.parents)
         return (f"{type(self).__name__} {self.name!r}: {self.n} {self.kind} bodies; joints {joints}; "
                 f"{roots} root{'s' if roots > 1 else ''}; {self.n_constraints} constraint rows, "
                 f"{self.n_dof} DOF")
 
     def _repr_html_(self) -> str:
-        """A table in a notebook: the line of :meth:`__repr__`, then one row per body."""
-        import html
-        rows = "".join(
-            f"<tr><td>{i}</td><td>{html.escape(b.name)}</td><td>{p}</td><td>{html.escape(jt.type)}"
-            f"</td><td>{jt.n_dof}</td><td>{b.mass:.4g}</td></tr>"
-            for i, (b, jt, p) in enumerate(zip(self.bodies, self.joints, self.parents)))
-        head = "".join(f"<th>{h}</th>" for h in ("body", "name", "parent", "joint", "DOF", "mass (kg)"))
-        return (f"<p><code>{html.escape(repr(self))}</code></p><details><summary>bodies and joints"
-                f"</summary><table><tr>{head}</tr>{rows}</table></details>")
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per body with its name, parent, joint type, joint DOF and mass."""
+        rows = [(i, b.name, p, jt.type, jt.n_dof, f"{b.mass:.4g}")
+                for i, (b, jt, p) in enumerate(zip(self.bodies, self.joints, self.parents))]
+        return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)"), rows,
+                          "bodies and joints")
 
 
 def _slices(sizes):

@@ -12,12 +12,19 @@ rebuilt (``--all``), so a change to the package is checked against every chapter
 
 ``RFDA_BOOK_PREBUILT=1`` skips the build and tests the ``_build/html`` already there (for
 re-running the browser test alone).
+
+Under pytest-xdist the first worker to need the book builds it; the other finds its outcome in
+``_build/.build-result.json``, stamped with the test run's id (``PYTEST_XDIST_TESTRUNUID``), once
+the build lock is free.  So the tests that read the built book (the browser, the PDF, the student
+HTML book) are not tied to one worker: the test command runs them last, on whichever worker is
+free (``tests/conftest.py``).
 """
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -29,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 CACHE = ROOT / "_build" / ".jupyter_cache"
+RESULT = ROOT / "_build" / ".build-result.json"     # the outcome, for the other workers of this run
 
 
 def cache_is_current() -> bool:
@@ -83,7 +91,14 @@ def build_book() -> Build:
     cmd = [sys.executable, "-c",
            "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
            "build", str(ROOT), "-W", "-n", "--keep-going"]
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    shared = _shared_result(run)
+    if shared is not None:
+        return shared         # built by another worker of this run (no wait for the lock the PDF holds)
     with _build_lock():
+        shared = _shared_result(run)
+        if shared is not None:
+            return shared                            # built by another worker while this one waited
         if not cache_is_current():
             # outputs of an older package: drop them, and make Sphinx re-read every page
             # (an incremental build re-reads only changed sources and would execute nothing)
@@ -94,7 +109,26 @@ def build_book() -> Build:
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
         seconds = time.perf_counter() - t0
-    return Build(proc.returncode, proc.stdout[-6000:] + proc.stderr[-6000:], seconds, HTML)
+        build = Build(proc.returncode, proc.stdout[-6000:] + proc.stderr[-6000:], seconds, HTML)
+        if run:                                      # written whole, then renamed: never read half
+            tmp = RESULT.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"run": run, "returncode": build.returncode,
+                                       "log": build.log, "seconds": build.seconds}))
+            tmp.replace(RESULT)
+    return build
+
+
+def _shared_result(run: str | None) -> Build | None:
+    """The outcome of this test run's build, when another worker has already made it."""
+    if not run or not RESULT.exists():
+        return None
+    try:
+        d = json.loads(RESULT.read_text())
+    except ValueError:
+        return None
+    if d.get("run") != run:
+        return None
+    return Build(d["returncode"], d["log"], d["seconds"], HTML)
 
 
 def notebook_execution_times() -> dict[str, float]:

@@ -27,7 +27,7 @@ def rel(a, b):
 # fresh clone every process that reaches it first (two workers' doctests, the notebook kernels of
 # the book build and of the student edition) would compile it again.  The controller starts one
 # compilation in the background at the start of the session, and the tests that need the compiled
-# path run last, when the cache is there; the kernels meet it in place too.
+# path run after the other unit tests, when the cache is there; the kernels meet it in place too.
 _NUMBA_TESTS = ("rfda_teach/fastpath.py", "rfda_teach/interop.py", "tests/test_fastpath.py",
                 "tests/test_interop.py")
 _WARM_UP = """
@@ -69,6 +69,60 @@ def pytest_sessionfinish(session):
         proc.kill()
 
 
+# The order in which the two workers take the tests (pyproject: --dist loadgroup
+# --no-loadscope-reorder, so xdist hands out the work units in this order, each to the first free
+# worker).  First the two long units that need nothing: the book build (xdist group "book", with
+# the checks of its HTML) and the editions; then nbval over the student edition in chunks, the unit
+# tests, the tests of the compiled path (by then its background compilation is done); last what
+# reads the built book: the PDF and the student HTML book (largest first), then the pages in
+# Chromium, one test at a time, so that both workers finish together.
+_AFTER_BUILD = ("tests/test_browser.py", "tests/test_scene3d.py")
+
+
+def _group(item) -> str:
+    mark = item.get_closest_marker("xdist_group")
+    if mark is None:
+        return ""
+    return mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+
+
+def _rank(item) -> int:
+    group, path = _group(item), item.nodeid
+    if group in ("book", "editions"):
+        return 0
+    if group.startswith("nbval"):
+        return 1
+    if group in ("pdf", "student_html"):
+        return 4
+    if path.startswith(_AFTER_BUILD):
+        return 5
+    if path.startswith(_NUMBA_TESTS):
+        return 3
+    return 2
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The tests of the compiled path last (stable order otherwise, the same in every worker)."""
-    items.sort(key=lambda item: item.nodeid.startswith(_NUMBA_TESTS))
+    """Order the tests as above (a stable sort: the same order in every worker)."""
+    items.sort(key=_rank)
+
+
+# ----------------------------------------------------------------------------- the time budget
+# RFDA_TEST_TIMELINE=<file> python -m pytest appends, per test, "<worker> <start> <end> <node id>"
+# (seconds since the epoch), written by the xdist workers: which worker ran what when, to see where
+# the 8 minutes go.
+_STARTED: dict = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    if os.environ.get("RFDA_TEST_TIMELINE") and os.environ.get("PYTEST_XDIST_WORKER"):
+        import time
+        _STARTED[nodeid] = time.time()
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    path = os.environ.get("RFDA_TEST_TIMELINE")
+    if path and nodeid in _STARTED:
+        import time
+        with open(path, "a") as fh:
+            fh.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} {_STARTED.pop(nodeid):.2f} "
+                     f"{time.time():.2f} {nodeid}\n")

@@ -29,7 +29,8 @@ import pytest
 
 from bookbuild import ROOT, build_book
 
-pytestmark = pytest.mark.xdist_group("book")   # one worker builds the book once
+# no xdist group: the book is built once per run (bookbuild.build_book); these tests run last,
+# on both workers (tests/conftest.py)
 
 SHOTS = ROOT / "_build" / "screenshots"
 
@@ -273,13 +274,19 @@ def test_no_page_loads_anything_from_the_network():
 @pytest.mark.parametrize("page", [
     pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN_DEFECTS[p], strict=False))
     if p in KNOWN_DEFECTS else p for p in PAGES])
-def test_page_renders_offline_in_chromium(page, server, browser):
+def test_page_renders_offline_in_chromium(page, server, request):
+    """The page as a reader sees it, in one load: typeset, nothing from the network, no defect in
+    the DOM, a screenshot; on a page with panels every control moved (``_move_panels``), on a page
+    with a 3-D scene the scene drawn and played (``_play_scene``, in Chromium with software WebGL)."""
     url = f"{server}/{page}.html"
     shot = SHOTS / (page.replace("/", "_") + ".png")
     shot.unlink(missing_ok=True)
+    browser = request.getfixturevalue("gl_browser" if page in SCENE_PAGES else "browser")
     tab = browser.new_page(viewport={"width": 1280, "height": 2400})
     requested: list[str] = []
+    errors: list[str] = []
     tab.on("request", lambda r: requested.append(r.url))
+    tab.on("pageerror", lambda e: errors.append(str(e)))
     try:
         tab.goto(url, wait_until="load", timeout=60_000)
         try:     # the probe writes its report once MathJax has typeset the page
@@ -289,6 +296,10 @@ def test_page_renders_offline_in_chromium(page, server, browser):
         tab.wait_for_timeout(200)                  # let the last layout settle for the screenshot
         dom = tab.content()
         tab.screenshot(path=str(shot))
+        if page in PANEL_PAGES:
+            _move_panels(tab, page)
+        if page in SCENE_PAGES:
+            _play_scene(tab, page)
     finally:
         tab.close()
     assert "<body" in dom, f"Chromium returned no DOM for {url}"
@@ -304,6 +315,9 @@ def test_page_renders_offline_in_chromium(page, server, browser):
                  if not u.startswith(server)]
     problems += [f"requested {u} from the network" for u in requested
                  if not (u.startswith(server) or u.startswith(("data:", "blob:", "about:")))]
+    # jupyter-book writes the (disabled) thebe configuration twice on every page: its second
+    # `const THEBE_JS_URL` fails; it concerns nothing on the page
+    problems += [f"JavaScript error: {e}" for e in errors if "THEBE_JS_URL" not in e]
     assert not problems, f"{page}: " + " | ".join(problems)
 
 
@@ -338,56 +352,47 @@ def test_every_panel_page_is_listed():
     assert _pages_with('class="rfda-panel"') == sorted(PANEL_PAGES)
 
 
-@pytest.mark.parametrize("page", PANEL_PAGES)
-def test_panel_sliders_move_without_a_kernel(page, server, browser):
+def _move_panels(tab, page: str) -> None:
     """Each enabled control of each panel, moved as a reader would (arrow key, drop-down): the
-    figure or the printed values change, one output stays shown, the labels stay typeset."""
-    tab = browser.new_page(viewport={"width": 1280, "height": 1600})
-    requested: list[str] = []
-    tab.on("request", lambda r: requested.append(r.url))
+    figure or the printed values change, one output stays shown, the labels stay typeset, and the
+    control goes back."""
     moved = []
-    try:
-        tab.goto(f"{server}/{page}.html", wait_until="load", timeout=60_000)
-        tab.wait_for_selector("#rfda-overflow", state="attached", timeout=60_000)
-        panels = tab.locator(".rfda-panel")
-        assert panels.count() >= 1, f"{page}: no panel"
-        for i in range(panels.count()):
-            p = panels.nth(i)
-            p.scroll_into_view_if_needed()
-            controls = p.locator("[data-k]:not([disabled])")
-            assert controls.count() >= 1, f"{page}: panel {i} has no control to move"
-            for k in range(controls.count()):
-                c = controls.nth(k)
-                before = p.evaluate(_PANEL_STATE)
-                start = c.input_value()
-                if c.evaluate("e => e.tagName") == "SELECT":
-                    n = c.locator("option").count()
-                    c.select_option(index=(int(start) + 1) % n)
-                else:
-                    c.focus()
-                    key = "ArrowLeft" if start == c.get_attribute("max") else "ArrowRight"
-                    c.press(key)
-                after = p.evaluate(_PANEL_STATE)
-                what = f"{page}: panel {i}, control {k}"
-                assert len(after["keys"]) == 1, f"{what}: {len(after['keys'])} outputs shown"
-                assert after["keys"] != before["keys"], f"{what}: the control did not move"
-                assert (after["img"], after["text"]) != (before["img"], before["text"]), \
-                    f"{what}: neither the figure nor the printed values changed"
-                if c.evaluate("e => e.tagName") == "INPUT":
-                    assert after["outputs"] != before["outputs"], f"{what}: read-out unchanged"
-                assert after["typeset"] == after["labels"] and not after["raw"], \
-                    f"{what}: labels not typeset ({after['typeset']} of {after['labels']})"
-                if c.evaluate("e => e.tagName") == "SELECT":      # back to the default setting
-                    c.select_option(index=int(start))
-                else:
-                    c.press("ArrowRight" if key == "ArrowLeft" else "ArrowLeft")
-                assert p.evaluate(_PANEL_STATE)["keys"] == before["keys"], f"{what}: no way back"
-                moved.append(what)
-            p.screenshot(path=str(SHOTS / f"panel_{page.split('/')[-1]}_{i}.png"))
-    finally:
-        tab.close()
-    assert moved
-    assert all(u.startswith((server, "data:", "blob:", "about:")) for u in requested), requested
+    panels = tab.locator(".rfda-panel")
+    assert panels.count() >= 1, f"{page}: no panel"
+    for i in range(panels.count()):
+        p = panels.nth(i)
+        p.scroll_into_view_if_needed()
+        controls = p.locator("[data-k]:not([disabled])")
+        assert controls.count() >= 1, f"{page}: panel {i} has no control to move"
+        for k in range(controls.count()):
+            c = controls.nth(k)
+            before = p.evaluate(_PANEL_STATE)
+            start = c.input_value()
+            if c.evaluate("e => e.tagName") == "SELECT":
+                n = c.locator("option").count()
+                c.select_option(index=(int(start) + 1) % n)
+            else:
+                c.focus()
+                key = "ArrowLeft" if start == c.get_attribute("max") else "ArrowRight"
+                c.press(key)
+            after = p.evaluate(_PANEL_STATE)
+            what = f"{page}: panel {i}, control {k}"
+            assert len(after["keys"]) == 1, f"{what}: {len(after['keys'])} outputs shown"
+            assert after["keys"] != before["keys"], f"{what}: the control did not move"
+            assert (after["img"], after["text"]) != (before["img"], before["text"]), \
+                f"{what}: neither the figure nor the printed values changed"
+            if c.evaluate("e => e.tagName") == "INPUT":
+                assert after["outputs"] != before["outputs"], f"{what}: read-out unchanged"
+            assert after["typeset"] == after["labels"] and not after["raw"], \
+                f"{what}: labels not typeset ({after['typeset']} of {after['labels']})"
+            if c.evaluate("e => e.tagName") == "SELECT":      # back to the default setting
+                c.select_option(index=int(start))
+            else:
+                c.press("ArrowRight" if key == "ArrowLeft" else "ArrowLeft")
+            assert p.evaluate(_PANEL_STATE)["keys"] == before["keys"], f"{what}: no way back"
+            moved.append(what)
+        p.screenshot(path=str(SHOTS / f"panel_{page.split('/')[-1]}_{i}.png"))
+    assert moved, f"{page}: no control was moved"
 
 
 # the pages with a 3-D scene (rfda_teach.scene3d), one scene each
@@ -398,37 +403,32 @@ def test_every_scene_page_is_listed():
     assert _pages_with('class="rfda-scene3d"') == sorted(SCENE_PAGES)
 
 
-@pytest.mark.parametrize("page", SCENE_PAGES)
-def test_scene_draws_and_plays_in_its_page(page, server, gl_browser):
-    """The scene's iframe in the built page: Chromium's software WebGL draws the bodies (the canvas
-    differs from the same view with them hidden), *play* advances the time, nothing is fetched."""
+def _play_scene(tab, page: str) -> None:
+    """The scene's iframe in the page: Chromium's software WebGL draws the bodies (the canvas differs
+    from the same view with them hidden), *play* advances the time, the slider dragged to the end
+    shows the last frame and its time."""
     from test_scene3d import _capture, _changed, _ready
-    tab = gl_browser.new_page(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    requested: list[str] = []
-    tab.on("request", lambda r: requested.append(r.url))
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        tab.goto(f"{server}/{page}.html", wait_until="load", timeout=60_000)
-        frame_el = tab.locator("iframe.rfda-scene3d")
-        assert frame_el.count() == 1, f"{page}: {frame_el.count()} scenes"
-        frame_el.scroll_into_view_if_needed()
-        size = int(frame_el.get_attribute("data-bytes") or 0)
-        assert 0 < size < 5_000_000, f"{page}: scene of {size} bytes"
-        inner = frame_el.element_handle().content_frame()
-        _ready(inner)
-        first = _capture(inner)
-        seen = _changed(first, _capture(inner, bodies=False))
-        assert seen > 0.005, f"{page}: the bodies cover only {seen:.2%} of the canvas"
-        inner.click("#rfda-play")
-        tab.wait_for_timeout(500)
-        playing, t = inner.evaluate("[viewer.animator.playing, viewer.animator.time]")
-        assert playing and t > 0, f"{page}: the animation does not play"
-        frame_el.screenshot(path=str(SHOTS / f"scene3d_page_{page.split('/')[-1]}.png"))
-    finally:
-        tab.close()
-    # jupyter-book writes the (disabled) thebe configuration twice on every page: its second
-    # `const THEBE_JS_URL` fails; it concerns no scene
-    errors = [e for e in errors if "THEBE_JS_URL" not in e]
-    assert not errors, f"{page}: JavaScript errors {errors}"
-    assert all(u.startswith((server, "data:", "blob:", "about:")) for u in requested), requested
+    frame_el = tab.locator("iframe.rfda-scene3d")
+    assert frame_el.count() == 1, f"{page}: {frame_el.count()} scenes"
+    frame_el.scroll_into_view_if_needed()
+    size = int(frame_el.get_attribute("data-bytes") or 0)
+    assert 0 < size < 5_000_000, f"{page}: scene of {size} bytes"
+    inner = frame_el.element_handle().content_frame()
+    _ready(inner)
+    first = _capture(inner)
+    seen = _changed(first, _capture(inner, bodies=False))
+    assert seen > 0.005, f"{page}: the bodies cover only {seen:.2%} of the canvas"
+    inner.click("#rfda-play")
+    tab.wait_for_timeout(500)
+    playing, t = inner.evaluate("[viewer.animator.playing, viewer.animator.time]")
+    assert playing and t > 0, f"{page}: the animation does not play"
+    assert _changed(first, _capture(inner)) > 0.001, f"{page}: nothing moved while playing"
+    frame_el.screenshot(path=str(SHOTS / f"scene3d_page_{page.split('/')[-1]}.png"))
+    inner.click("#rfda-play")                          # pause, then drag the slider to the end
+    inner.evaluate("""() => { const s = document.getElementById('rfda-time');
+        s.value = s.max; s.dispatchEvent(new Event('input')); }""")
+    playing, t, duration, clock = inner.evaluate(
+        "[viewer.animator.playing, viewer.animator.time, viewer.animator.duration, "
+        "document.getElementById('rfda-clock').textContent]")
+    assert not playing and abs(t - duration) < 1e-6, f"{page}: the slider's end is not the last frame"
+    assert clock.startswith("t = ") and clock.endswith(" s"), f"{page}: clock reads {clock!r}"

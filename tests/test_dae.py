@@ -99,3 +99,10 @@ def _alternating_chain(r, kind="planar", n=6):
     bodies = [Body(b.kind, m, b.inertia * m) for b, m in
               zip(c.bodies, [r if i % 2 == 0 else 1 / r for i in range(n)])]
     return System(c.parents, tuple(bodies), c.joints, c.gravity, name=f"alternating chain {r:g}")
+
+
+def test_a_result_prints_one_line_of_sizes():
+    sys_ = models.featherstone_sliders()
+    line = repr(dae.forward_dynamics(sys_, models.random_state(sys_, seed=0)))
+    assert "\n" not in line and len(line) < 200
+    assert line == "DAEResult: K 6 x 6 (4 velocities + 2 constraint rows), ydd (4,), lam (2,)"

@@ -8,6 +8,7 @@ the student edition.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.xdist_group("editions")
 SOURCES = [ROOT / "book" / n for n in toc_notebooks()]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def editions(tmp_path_factory):
     """Both editions, written to a folder of this test run's own (or ``$RFDA_EDITIONS_OUT``):
     what the tests read cannot be rewritten under them by another run sharing ``_build``."""
@@ -155,17 +156,23 @@ def test_citations_read_author_year_in_jupyterlab(editions):
     assert _student(editions, "dae.ipynb").cells[0].source.startswith(ed.FRONT_MATTER)
 
 
-@pytest.fixture(scope="module")
-def student_nbval(editions):
-    """nbval (lax) over every student notebook in ONE pytest run (one start-up, not one per
-    notebook); its JUnit report gives each cell's outcome, read per notebook below."""
+# nbval runs over the student notebooks in N_CHUNKS pytest runs (one start-up per chunk, not per
+# notebook), each chunk an xdist group of its own, so the two workers share them
+N_CHUNKS = 6
+CHUNKS = [[p.name for p in SOURCES][k::N_CHUNKS] for k in range(N_CHUNKS)]
+
+
+@functools.lru_cache(maxsize=None)
+def _nbval_chunk(student: Path, k: int):
+    """nbval (lax) over chunk ``k`` of the student notebooks in one pytest run; its JUnit report
+    gives each cell's outcome, read per notebook below."""
     import xml.etree.ElementTree as ET
 
-    report = editions.student / "nbval-report.xml"
-    names = [p.name for p in SOURCES]
+    report = student / f"nbval-report-{k}.xml"
+    names = CHUNKS[k]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
                            "--nbval-lax", "--nbval-current-env", f"--junitxml={report}", *names],
-                          cwd=editions.student, capture_output=True, text=True, timeout=1200)
+                          cwd=student, capture_output=True, text=True, timeout=1200)
     cells: dict[str, list[tuple[str, str]]] = {n: [] for n in names}
     if report.exists():
         for case in ET.parse(report).iter("testcase"):
@@ -177,10 +184,12 @@ def student_nbval(editions):
     return proc, cells
 
 
-@pytest.mark.parametrize("name", [p.name for p in SOURCES], ids=lambda n: n[:-6])
-def test_student_notebook_runs_under_nbval(student_nbval, name):
+@pytest.mark.parametrize("k, name", [
+    pytest.param(k, name, marks=pytest.mark.xdist_group(f"nbval{k}"), id=name[:-6])
+    for k, chunk in enumerate(CHUNKS) for name in chunk])
+def test_student_notebook_runs_under_nbval(editions, k, name):
     """nbval (lax) over the unsolved notebook a student receives: every cell runs."""
-    proc, cells = student_nbval
+    proc, cells = _nbval_chunk(editions.student, k)
     tail = proc.stdout[-3000:] + proc.stderr[-2000:]
     assert cells[name], f"nbval reported no cell of {name}:\n{tail}"
     failed = [(cell, msg) for cell, msg in cells[name] if msg]
@@ -188,10 +197,16 @@ def test_student_notebook_runs_under_nbval(student_nbval, name):
     print(f"{name}: nbval {len(cells[name])} cells passed")
 
 
-def test_student_nbval_run_passed_as_a_whole(student_nbval):
-    proc, cells = student_nbval
+@pytest.mark.parametrize("k", [pytest.param(k, marks=pytest.mark.xdist_group(f"nbval{k}"))
+                               for k in range(N_CHUNKS)])
+def test_student_nbval_run_passed_as_a_whole(editions, k):
+    proc, cells = _nbval_chunk(editions.student, k)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert sum(map(len, cells.values())) > 200
+    assert all(cells.values()), f"no cell reported for {[n for n, c in cells.items() if not c]}"
+
+
+def test_every_notebook_is_in_one_nbval_chunk():
+    assert sorted(n for c in CHUNKS for n in c) == sorted(p.name for p in SOURCES)
 
 
 def test_source_notebooks_are_valid_json():

@@ -818,3 +818,13 @@ def test_a_state_off_a_mimic_constraint_is_refused():
         interop.from_urdf(interop.example_robot_path("panda"), mimic=True, ignore_mimic=True)
     with pytest.raises(ModelError, match="Pass mimic=True to keep the coupling"):
         interop.from_urdf(interop.example_robot_path("panda"))
+
+
+def test_a_robot_trajectory_prints_one_line_of_sizes():
+    robot = interop.example_robot("ur5")
+    q0, v0, _ = interop.random_state(robot, seed=1)
+    traj = interop.simulate(robot, q0, v0, 0.02, n_out=3)
+    line = repr(traj)
+    assert "\n" not in line and len(line) < 200
+    assert line == (f"RobotTrajectory: 3 samples, t = 0 … 0.02 s, q (3, 6), v (3, 6); {traj.nfev} right-hand-side "
+                    "evaluations")

@@ -236,3 +236,14 @@ def test_benchmark_script_runs(capsys):
     assert mod.main(["--max-n", "4", "--min-time", "0"]) == 0
     out = capsys.readouterr().out
     assert "crossover" in out and "joint_space" in out
+
+
+def test_a_result_prints_one_line_of_sizes():
+    sys_ = models.random_tree(4, kind="spatial", seed=0)
+    res = js.solve(sys_, terms(sys_, models.random_state(sys_, seed=0)))
+    line = repr(res)
+    assert "\n" not in line and len(line) < 200
+    n = sys_.n_dof
+    assert line == f"JointSpaceResult: {n} DOF, qdd ({n},), M_q {n} x {n}, C ({n},)"
+    qdd, M, C = res                                   # still a tuple
+    assert M.shape == (n, n)

@@ -306,3 +306,13 @@ def test_reduced_dynamics_equals_the_joint_tree(revolute):
     assert [j.type for j in tree.joints].count("revolute") == len(revolute)
     for ref in (rfda.forward_dynamics(tree, st).ydd, dae.forward_dynamics(tree, st).ydd):
         assert np.abs(ours - ref).max() < 1e-9
+
+
+def test_a_kane_system_shows_a_table_of_its_bodies_in_a_notebook():
+    """summary.html_table: the repr line, then one row per body K (L(K), mass, I'_GK, q'_K, r'_K); names escaped."""
+    import dataclasses
+    s = dataclasses.replace(kane.eight_body(), name="<eight & bodies>")
+    table = s._repr_html_()
+    assert table.count("<tr>") == 1 + s.N
+    assert "KaneSystem &#x27;&lt;eight &amp; bodies&gt;&#x27;: 8 spatial bodies" in table and "<eight" not in table
+    assert "<td>2</td><td>1</td><td>1</td><td>diag(0.0002667, 0.01347, 0.01347)</td>" in table

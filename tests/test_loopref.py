@@ -121,3 +121,12 @@ def test_chain_state_places_the_bars_where_rcr_does():
     sys, _ = loopref.open_chain(fb)
     from rfda_teach.system import terms
     terms(sys, st)                                      # every joint of the open chain holds
+
+
+def test_a_reference_trajectory_prints_one_line_of_sizes():
+    r = loopref.dae_simulate(rcr.four_bar(), 0.02, n_out=3)
+    line = repr(r)
+    assert "\n" not in line and len(line) < 200
+    assert line == "RefResult: 3 samples, t = 0 … 0.02 s, q (3, 4), qd (3, 4)"
+    t, q, qd = r                                      # still a tuple
+    assert q.shape == (3, 4)

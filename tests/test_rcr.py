@@ -406,3 +406,38 @@ def test_recursive_inertias_equal_the_featherstone_folded_inertias(model):
     for Ik, Mk in zip(I_hat, M_hat):
         assert np.allclose(sig.T @ Ik @ sig, Mk, rtol=1e-12, atol=1e-12)
     assert not np.allclose(I_hat[0], rcr.spatial_inertia(model.bodies[0]))   # the subtree is folded in
+
+
+def test_a_loop_shows_a_table_of_its_joints_in_loop_order():
+    """summary.html_table: the repr line, then one row per joint (kind, bodies, q0, dependent); names escaped."""
+    import dataclasses
+    fb = rcr.five_bar()
+    table = fb._repr_html_()
+    assert table.count("<tr>") == 1 + fb.n and repr(fb).replace("'", "&#x27;") in table
+    assert table.count("<td>dependent</td>") == fb.m
+    assert "<td>1</td><td>q1</td><td>revolute</td><td>ground – bar 1</td>" in table
+    bodies = (dataclasses.replace(fb.bodies[0], name="<crank & co>"),) + fb.bodies[1:]
+    odd = dataclasses.replace(fb, name="<5>", bodies=bodies)
+    table = odd._repr_html_()
+    assert "<crank" not in table and "<5>" not in table and "ground – &lt;crank &amp; co&gt;" in table
+
+
+def test_a_series_shows_a_table_of_its_loops():
+    import dataclasses
+    series = rcr.loop_series(3)
+    table = series._repr_html_()
+    assert table.count("<tr>") == 1 + len(series.loops) and repr(series).replace("'", "&#x27;") in table
+    assert "<td>2</td><td>four-bar</td><td>4</td><td>q1, q3, q4</td><td>body 2 (coupler) of loop 1</td>" in table
+    odd = dataclasses.replace(series, name="a<b", loops=(dataclasses.replace(series.loops[0], name="x&y"),)
+                              + series.loops[1:])
+    table = odd._repr_html_()
+    assert "a&lt;b" in table and "<td>x&amp;y</td>" in table and "a<b" not in table
+
+
+def test_a_simulation_result_prints_one_line():
+    r = rcr.simulate(rcr.four_bar(), "gcl", 0.02, n_out=3)
+    line = repr(r)
+    assert "\n" not in line and len(line) < 200
+    assert line.startswith("RCRResult(method='gcl'): 3 samples, t = 0 … 0.02 s, q (3, 4), qd (3, 4); dependents ")
+    assert line.endswith(f"closure_max {r.closure_max:.1e}")
+    assert repr(rcr.simulate(rcr.four_bar(), "dae", 0.02, n_out=3)).count("no dependents") == 1

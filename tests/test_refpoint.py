@@ -372,3 +372,33 @@ def test_a_road_that_raises_is_named():
     car = rp.quarter_car(road=lambda t: [][3])
     with pytest.raises(ModelError, match=r"the callable road\(t\) raised IndexError"):
         rp.forward_dynamics(car, car.q0, np.zeros(10))
+
+
+def test_a_model_shows_one_table_of_tree_joints_cut_joints_and_force_elements():
+    """summary.html_table: the repr line, then a row per tree body, cut joint, spring-damper and the tyre."""
+    import dataclasses
+    car = rp.quarter_car()
+    table = car._repr_html_()
+    assert table.count("<tr>") == 1 + car.n + len(car.cuts) + len(car.springs) + 1
+    assert repr(car).replace("'", "&#x27;") in table
+    assert table.count("<td>tree joint</td>") == car.n and table.count("<td>cut joint</td>") == len(car.cuts)
+    arm = dataclasses.replace(car.bodies[0], name="<lower & arm>")
+    odd = dataclasses.replace(car, bodies=(arm,) + car.bodies[1:], cuts=(), springs=(), tire_body=-1,
+                              name="car <1>")
+    table = odd._repr_html_()
+    assert table.count("<tr>") == 1 + odd.n and "<lower" not in table and "<1>" not in table
+    assert "<td>&lt;lower &amp; arm&gt;</td><td>chassis – &lt;lower &amp; arm&gt;</td>" in table
+    assert "Model &#x27;car &lt;1&gt;&#x27;" in table
+
+
+def test_a_solution_and_a_trajectory_print_one_line_of_sizes():
+    car = rp.quarter_car()
+    sol = rp.solve(car, car.q0, np.zeros(10), "joint")
+    line = repr(sol)
+    assert "\n" not in line and len(line) < 200
+    assert line == f"Solution: qdd (10,), lam (9,), Ydot and M_art of 5 bodies; {sol.tally.total} multiplications"
+    qdd, lam, Yd, tally, M_art = sol                  # still a tuple
+    tr = rp.simulate(car, car.q0, np.zeros(10), 0.004, t_eval=[0.0, 0.002, 0.004])
+    line = repr(tr)
+    assert "\n" not in line and len(line) < 200
+    assert line == "Trajectory: 3 samples, t = 0 … 0.004 s, q (3, 10), qd (3, 10)"

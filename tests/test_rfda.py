@@ -125,3 +125,10 @@ def test_forest_several_bodies_on_the_ground(kind):
         assert rel(r.ydd, ref.ydd) < 1e-10 and rel(r.lam, ref.lam) < 1e-10
         assert rel(r.qdd, rfda.joint_accelerations(sys_, __import__("rfda_teach.system").system.terms(sys_, s),
                                                    ref.ydd)) < 1e-10
+
+
+def test_a_result_prints_one_line_of_sizes():
+    sys_ = models.figure1_tree()
+    line = repr(rfda.forward_dynamics(sys_, models.random_state(sys_, seed=0), form="featherstone"))
+    assert "\n" not in line and len(line) < 200
+    assert line == "RFDAResult(form='featherstone'): 13 bodies, ydd (39,), lam (26,), qdd (13,)"

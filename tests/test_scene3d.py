@@ -3,11 +3,10 @@
 The four scenes of the book (Talos under the PD hold, Kane's eight-body tree, the quarter car over
 the bump, a random spatial tree) are built from short trajectories (Talos: a kinematic motion
 with the chapter's 121 frames, so that its size is the book's), checked as data (size under
-``MAX_BYTES``, nothing fetched from the network, the notebook faces), then opened in headless
-Chromium (Debian's binary through Playwright, WebGL by SwiftShader, every host but 127.0.0.1
-unresolvable): the WebGL canvas shows the bodies, the animation plays, the time slider moves the
-scene, nothing is requested from anywhere but the local server, and without WebGL the page
-shows its still.  A screenshot of each scene goes to ``_build/screenshots/scene3d_<name>.png``.
+``MAX_BYTES``, nothing fetched from the network, the notebook faces), and, without WebGL, the
+still shown instead of the viewer.  The scenes as the reader gets them, embedded in the built
+pages, are drawn, played and scrubbed in Chromium with software WebGL by
+``tests/test_browser.py::test_page_renders_offline_in_chromium`` (one load per page).
 """
 from __future__ import annotations
 
@@ -218,15 +217,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, pages):
-    """The scenes as files on http://127.0.0.1:<port>/, and one page with an embedded scene."""
+    """The scenes as files on http://127.0.0.1:<port>/."""
     root = tmp_path_factory.mktemp("scene3d")
     for name, page in pages.items():
         (root / f"{name}.html").write_text(page, encoding="utf-8")
-    frame = pages["car"].replace("&", "&amp;").replace('"', "&quot;")
-    (root / "embedded.html").write_text(
-        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>page</title></head><body>'
-        f'<p>text</p><iframe class="rfda-scene3d" style="width:100%;height:420px" '
-        f'srcdoc="{frame}"></iframe></body></html>', encoding="utf-8")
     httpd = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -254,73 +248,9 @@ def _changed(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean(np.abs(a - b).max(axis=2) > 0.1))
 
 
-def _open(browser, url: str, errors: list, requested: list):
-    tab = browser.new_page(viewport={"width": 800, "height": 420})
-    tab.on("request", lambda r: requested.append(r.url))
-    tab.on("pageerror", lambda e: errors.append(str(e)))
-    tab.goto(url, wait_until="load", timeout=60_000)
-    return tab
-
-
 def _ready(ctx):
     ctx.wait_for_function("window.viewer && viewer.animator && viewer.animator.duration > 0",
                           timeout=30_000)
-
-
-def _local(server, requested):
-    return [u for u in requested
-            if not u.startswith((server + "/", "data:", "blob:", "about:"))]
-
-
-@pytest.mark.parametrize("name", list(BUILDERS))
-def test_scene_renders_and_plays_offline(name, server, browser, recordings):
-    errors, requested = [], []
-    tab = _open(browser, f"{server}/{name}.html", errors, requested)
-    try:
-        _ready(tab)
-        assert tab.evaluate("getComputedStyle(document.getElementById('rfda-still')).display") \
-            == "none"                                  # the viewer started: the still is hidden
-        first = _capture(tab)
-        empty = _capture(tab, bodies=False)
-        seen = _changed(first, empty)
-        assert seen > 0.005, f"{name}: the bodies cover only {seen:.2%} of the canvas"
-        tab.click("#rfda-play")
-        tab.wait_for_timeout(500)
-        state = tab.evaluate("[viewer.animator.playing, viewer.animator.time]")
-        assert state[0] and state[1] > 0, f"{name}: the animation does not play: {state}"
-        later = _capture(tab)
-        assert _changed(first, later) > 0.001, f"{name}: nothing moved while playing"
-        tab.screenshot(path=str(SHOTS / f"scene3d_{name}.png"))
-        tab.click("#rfda-play")                        # pause, then drag the slider to the end
-        tab.evaluate("""() => { const s = document.getElementById('rfda-time');
-            s.value = 1000; s.dispatchEvent(new Event('input')); }""")
-        state = tab.evaluate("[viewer.animator.playing, viewer.animator.time, "
-                             "viewer.animator.duration, "
-                             "document.getElementById('rfda-clock').textContent]")
-        rec = recordings[name]
-        assert not state[0] and abs(state[1] - state[2]) < 1e-6
-        assert state[3] == f"t = {rec.t[-1]:.2f} s"
-    finally:
-        tab.close()
-    assert not errors, f"{name}: JavaScript errors {errors}"
-    assert not _local(server, requested), f"{name}: requested {_local(server, requested)}"
-
-
-def test_embedded_scene_runs_in_its_iframe(server, browser):
-    errors, requested = [], []
-    tab = _open(browser, f"{server}/embedded.html", errors, requested)
-    try:
-        frame = tab.frame_locator("iframe.rfda-scene3d")
-        frame.locator("#rfda-play").wait_for(timeout=30_000)
-        inner = next(f for f in tab.frames if f is not tab.main_frame)
-        _ready(inner)
-        assert _changed(_capture(inner), _capture(inner, bodies=False)) > 0.005
-        frame.locator("#rfda-play").click()
-        tab.wait_for_timeout(300)
-        assert inner.evaluate("viewer.animator.time") > 0
-    finally:
-        tab.close()
-    assert not errors and not _local(server, requested), (errors, _local(server, requested))
 
 
 def test_without_webgl_the_still_is_shown(server, browser):

@@ -149,6 +149,18 @@ def test_a_callable_tau_that_fails_or_returns_nothing_is_named():
         simulate.simulate(sys_, st, 0.1, tau=lambda t, s: np.zeros(2))
 
 
+def test_a_callable_tau_gives_the_motion_of_the_same_constant_tau():
+    """A controller returns one joint force per joint speed (n_dof), as a constant tau does: the callable
+    was checked against the body velocities (n_vel) and every sound controller was refused."""
+    sys_ = models.random_tree(3, kind="planar", seed=0)
+    st = models.random_state(sys_, seed=0)
+    tau = np.array([0.5, -0.2, 0.1])
+    const = simulate.simulate(sys_, st, 0.1, tau=tau, n_out=3)
+    live = simulate.simulate(sys_, st, 0.1, tau=lambda t, s: tau.copy(), n_out=3)
+    assert sys_.n_dof == 3 and sys_.n_vel == 9
+    assert np.allclose(live.y, const.y, rtol=0, atol=1e-12) and np.allclose(live.yd, const.yd, rtol=0, atol=1e-12)
+
+
 def test_a_motion_that_blows_up_stops_at_once(monkeypatch):
     """Issue 23: simulate(..., tau=1e7 * ones) ran for minutes of ever smaller steps.  Now the integration
     stops once its pace projects more than _check.MAX_EVALUATIONS (checked here after 2000 evaluations
@@ -163,3 +175,10 @@ def test_a_motion_that_blows_up_stops_at_once(monkeypatch):
         _check.bounded_state(np.array([0.0, np.inf]), 0.5, where="simulate")
     traj = simulate.simulate(sys_, st, 0.2, n_out=3)                  # a sound motion is untouched
     assert traj.t[-1] == pytest.approx(0.2)
+
+
+def test_a_trajectory_prints_one_line_of_sizes():
+    sys_ = models.planar_revolute_pair()
+    line = repr(simulate.simulate(sys_, models.random_state(sys_, seed=0), 0.02, n_out=5))
+    assert "\n" not in line and len(line) < 200
+    assert line == "Trajectory: 5 samples, t = 0 … 0.02 s, y (5, 6), yd (5, 6)"

@@ -1,9 +1,10 @@
 """The student HTML book: ``python -m rfda_teach.editions --html``, the same book with sphinx-exercise's
 ``hide_solutions`` (issue 20, item 2).
 
-It runs in the xdist group "book", on the worker that built the book, and reuses the build's execution
-cache.  (Measured on 2 cores: moving it and the PDF to the other worker made the test command slower,
-10 min 14 s against 8 min 52 s, because that worker then waited for the build.)
+It reuses the public build's execution cache, so it waits for that build (``build_book``) and runs
+after it, on whichever worker is free (its own xdist group; ``tests/conftest.py`` puts it after the
+unit tests).  It has a lock of its own: it writes only ``_build/student_html`` and may run beside the
+PDF's LaTeX build.
 """
 import re
 
@@ -12,7 +13,7 @@ import pytest
 from bookbuild import ROOT, build_book
 from test_book import NOTEBOOKS
 
-pytestmark = pytest.mark.xdist_group("book")
+pytestmark = pytest.mark.xdist_group("student_html")
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def test_student_html_book_holds_no_solution(build):
     from rfda_teach import editions
 
     assert build.returncode == 0, build.log[-3000:]
-    with _build_lock():
+    with _build_lock(".student_html.lock"):
         html = editions.build_student_html(ROOT)
     public = (build.html / "book" / "dae.html").read_text(encoding="utf-8")
     assert "Solution to" in public

@@ -1,4 +1,5 @@
-"""Bad-input cases for tree, system, dae, rfda, bodies, joints (format: robustness_cases/__init__.py)."""
+"""Bad-input cases for tree, system, dae, rfda, bodies, joints, and the exemptions of summary
+(format: robustness_cases/__init__.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -201,6 +202,9 @@ EXEMPT: dict = {
     "dae.DAEResult": "a result record returned by dae.forward_dynamics; never built by users",
     "rfda.RFDAResult": "a result record returned by rfda.forward_dynamics; never built by users",
 }
+for _name in ("summary.count_by_kind", "summary.html_table", "summary.samples"):
+    EXEMPT[_name] = ("formats the fields of an already validated record for its __repr__ or _repr_html_; "
+                     "no public function passes it user input")
 for _name in ("errors.RFDAError", "errors.TopologyError", "errors.ConstraintRankError",
               "errors.SingularCoordinateSelectionError", "errors.ModelError", "errors.ConstraintViolationError",
               "errors.IllConditionedError", "errors.RFDAWarning"):
