@@ -6,6 +6,8 @@ Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
 :mod:`~rfda_teach.rfda` (eq. 8-12), :mod:`~rfda_teach.models`,
 :mod:`~rfda_teach.symbolic`; Kane's equations with relative Euler parameters
 (:mod:`~rfda_teach.kane`); the analysis reference point (:mod:`~rfda_teach.refpoint`);
+closed planar loops: the mechanism record (:mod:`~rfda_teach.loops`), their recursive coordinate
+reduction (:mod:`~rfda_teach.rcr`) and its references (:mod:`~rfda_teach.loopref`);
 real robots through Pinocchio (:mod:`~rfda_teach.interop`, optional extra ``robots``) and a
 compiled fast path (:mod:`~rfda_teach.fastpath`, optional extra ``fast``).
 
@@ -19,7 +21,8 @@ Examples
 True
 """
 
-from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark, viz, kane, refpoint  # noqa: F401
+from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark  # noqa: F401
+from . import viz, kane, refpoint, loops  # noqa: F401
 # interop needs the optional extra "robots" (pinocchio); import it explicitly: from rfda_teach import interop
 from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoordinateSelectionError, ModelError  # noqa: F401
 from .system import System, State  # noqa: F401

@@ -69,6 +69,20 @@ def _exercise_latex_label(visit):
     return visit_with_label
 
 
+def _remove_tagged_cells(app, doctree):
+    """Drop from the page every notebook cell carrying one of the tags in ``rfda_remove_cell_tags``
+    (the student HTML book: its ``solution`` code cells).  The notebooks stay unchanged, so their
+    executions come from the shared cache; myst-nb marks a cell's tags as ``tag_<tag>`` classes."""
+    from docutils import nodes
+
+    drop = {f"tag_{t}" for t in app.config.rfda_remove_cell_tags}
+    if not drop:
+        return
+    for node in list(doctree.findall(nodes.container)):
+        if "cell" in node["classes"] and drop & set(node["classes"]) and node.parent is not None:
+            node.parent.remove(node)
+
+
 def setup(app):
     import os
 
@@ -85,6 +99,8 @@ def setup(app):
                                  ex_nodes.depart_exercise_enumerable_node)):
         app.add_node(node, override=True, latex=(_exercise_latex_label(visit), depart))
 
+    app.add_config_value("rfda_remove_cell_tags", [], "env")
+    app.connect("doctree-read", _remove_tagged_cells)
     pybtex.plugin.register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabelStyle)
     pybtex.plugin.register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -359,32 +359,22 @@ def student_config(root: str | Path = ".") -> dict:
     cfg.setdefault("execute", {})["cache"] = str(root / "_build" / ".jupyter_cache")
     sphinx_cfg = cfg.setdefault("sphinx", {}).setdefault("config", {})
     sphinx_cfg["hide_solutions"] = True
+    sphinx_cfg["rfda_remove_cell_tags"] = [SOLUTION_TAG]    # solution code cells: rfda_teach._bookext
     sphinx_cfg.setdefault("html_theme_options", {})["use_download_button"] = False
     return cfg
-
-
-def _hide_solution_code(nb):
-    """A copy of ``nb`` in which every ``solution`` code cell is also ``remove-cell``: the student
-    HTML book shows no solution code, not even collapsed (``hide-input``)."""
-    nb = copy.deepcopy(_notebook(nb, "build_student_html"))
-    for cell in nb.cells:
-        tags = _tags(cell)
-        if cell.cell_type == "code" and SOLUTION_TAG in tags:
-            cell.metadata["tags"] = sorted((tags - {"hide-input", "hide-cell"}) | {"remove-cell"})
-    return nb
 
 
 def build_student_html(root: str | Path = ".", out: str | Path | None = None) -> Path:
     """Build the student HTML book (no solution anywhere) into ``<out>`` (default
     ``<root>/_build/student_html``) with ``jupyter-book build``; return the folder of its pages.
 
-    The source is a copy of the book in ``<out>/src`` whose ``solution`` code cells are removed
-    from the pages (their code is the same, so the shared execution cache serves them), built
-    with :func:`student_config`."""
+    The source is an unchanged copy of the book in ``<out>/src`` (so the shared execution cache
+    serves every notebook: nothing runs again), built with :func:`student_config`, whose
+    ``rfda_remove_cell_tags`` makes the book's Sphinx extension drop every cell tagged
+    ``solution`` from the pages."""
     import subprocess
     import sys
 
-    import nbformat
     import yaml
 
     root = Path(root).resolve()
@@ -392,9 +382,7 @@ def build_student_html(root: str | Path = ".", out: str | Path | None = None) ->
     out = Path(out).resolve() if out is not None else root / "_build" / "student_html"
     src = out / "src"
     shutil.rmtree(src, ignore_errors=True)
-    shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
-    for path in (root / "book").glob("*.ipynb"):
-        nbformat.write(_hide_solution_code(nbformat.read(path, as_version=4)), src / "book" / path.name)
+    shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     shutil.copy2(root / "_toc.yml", src / "_toc.yml")
     (src / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     cmd = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",

@@ -6,9 +6,10 @@
 * :func:`sympy_model` / :func:`sympy_simulate`: sympy.physics.mechanics' ``KanesMethod`` with
   configuration and velocity constraints and dependent speeds (the part AUTOLEV plays in §6).
 
-Both read only the mechanism's data (bodies, joint geometry, q0, dependents).  Input checks (types,
-shapes, NaN, states that do not close the loop, within ``rcr.CLOSURE_TOL`` = 1e-6) use the same
-validation layer as :mod:`rfda_teach.rcr`; every function that takes a state has ``check=True`` and
+Both read only the mechanism's data (bodies, joint geometry, q0, dependents) from :mod:`rfda_teach.loops`, the
+mechanism record that :mod:`rfda_teach.rcr` reads too.  Input checks (types, shapes, NaN, states that do not
+close the loop, within ``loops.CLOSURE_TOL`` = 1e-6) are the checks of :mod:`rfda_teach.loops`, the same
+as in :mod:`rfda_teach.rcr`; every function that takes a state has ``check=True`` and
 accepts ``check=False`` for inner loops.
 
 Examples
@@ -32,22 +33,17 @@ import scipy.linalg
 
 from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
-from .rcr import LoopMechanism, LoopSeries, check_series_states, check_state
+from .loops import LoopMechanism, LoopSeries, check_model, check_series_states, check_state
 from .errors import ConstraintRankError, RFDAError
 from .summary import samples
 from .system import System
 
-__all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate", "RefResult",
-           "series_tree", "series_dae_accelerations", "series_multiplier_accelerations",
+__all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate",
+           "RefResult", "series_tree", "series_dae_accelerations", "series_multiplier_accelerations",
            "multiplier_accelerations"]
 
 _TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
 
-
-
-def _loop(model, where: str) -> LoopMechanism:
-    return _check.instance(model, LoopMechanism, "model", where=where,
-                           hint="build one with rcr.five_bar(), rcr.four_bar() or rcr.loop_chain(n)")
 
 def _fjoint(jt):
     return _j.Joint(_TYPE[jt.kind], parent_point=jt.parent_point, child_point=jt.child_point,
@@ -59,12 +55,12 @@ def open_chain(model) -> tuple[System, _j.Joint]:
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> sys, cut = open_chain(rcr.five_bar())
+    >>> from rfda_teach import loops
+    >>> sys, cut = open_chain(loops.five_bar())
     >>> sys.n, cut.type
     (4, 'prismatic2d')
     """
-    return _open_chain(_loop(model, "loopref.open_chain"))
+    return _open_chain(check_model(model, where="loopref.open_chain"))
 
 
 @lru_cache(maxsize=32)
@@ -112,8 +108,8 @@ def chain_state(model, q, qd, *, check: bool = True):
     Examples
     --------
     >>> import numpy as np
-    >>> from rfda_teach import rcr
-    >>> fb = rcr.five_bar()
+    >>> from rfda_teach import loops
+    >>> fb = loops.five_bar()
     >>> chain_state(fb, fb.q0, np.zeros(5)).y.shape    # bars 1-4, (x, y, phi) each
     (12,)
     """
@@ -132,15 +128,15 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, ch
     """qddot of all n coordinates from eq. (7) with the cut joint's rows (Baumgarte-stabilised).
 
     ``alpha``, ``beta`` >= 0 are the Baumgarte parameters (0: the exact index-1 form).  (q, qd) must
-    close the loop within ``rcr.CLOSURE_TOL`` = 1e-6 (positions; velocities relative to max(1, |qd|)),
+    close the loop within ``loops.CLOSURE_TOL`` = 1e-6 (positions; velocities relative to max(1, |qd|)),
     else :class:`~rfda_teach.errors.ConstraintViolationError`; ``check=False`` skips this O(n) check,
     e.g. inside an integrator whose Baumgarte terms pull a drifting state back.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from rfda_teach import rcr
-    >>> fb = rcr.five_bar(); qdd = dae_accelerations(fb, fb.q0, np.zeros(5))
+    >>> from rfda_teach import loops
+    >>> fb = loops.five_bar(); qdd = dae_accelerations(fb, fb.q0, np.zeros(5))
     >>> bool(abs(qdd[4]) < 1e-12)                    # the sleeve on the horizontal guide does not move
     True
     """
@@ -185,8 +181,8 @@ class RefResult(NamedTuple):
 
         Examples
         --------
-        >>> from rfda_teach import rcr
-        >>> dae_simulate(rcr.four_bar(), 0.05, n_out=3)
+        >>> from rfda_teach import loops
+        >>> dae_simulate(loops.four_bar(), 0.05, n_out=3)
         RefResult: 3 samples, t = 0 … 0.05 s, q (3, 4), qd (3, 4)
         """
         return f"RefResult: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
@@ -199,19 +195,19 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     Starts from (q0, qd0) (default model.q0 and rest).  The cut joint's coordinate q_n is read from the
     geometry at every row; for a revolute cut joint its multiple of 2 pi follows q_n integrated from
     its rate, so the column is continuous in time and starts at q0[-1].  The start must close the loop
-    within ``rcr.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
+    within ``loops.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
     ``check=False`` accepts an open start, which the Baumgarte terms (``alpha``, ``beta`` >= 0) pull
     closed.
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> r = dae_simulate(rcr.four_bar(), 0.05, n_out=3)
+    >>> from rfda_teach import loops
+    >>> r = dae_simulate(loops.four_bar(), 0.05, n_out=3)
     >>> r.q.shape
     (3, 4)
     """
     where = "loopref.dae_simulate"
-    _loop(model, where)
+    check_model(model, where=where)
     t_final = _check.time_span(t_final, "t_final", where=where)
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
@@ -261,13 +257,13 @@ def sympy_model(model):
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> Mf, Ff = sympy_model(rcr.four_bar())
+    >>> from rfda_teach import loops
+    >>> Mf, Ff = sympy_model(loops.four_bar())
     >>> import numpy as np
-    >>> Mf(np.r_[rcr.four_bar().q0, np.zeros(4)]).shape
+    >>> Mf(np.r_[loops.four_bar().q0, np.zeros(4)]).shape
     (8, 8)
     """
-    return _sympy_model(_loop(model, "loopref.sympy_model"))
+    return _sympy_model(check_model(model, where="loopref.sympy_model"))
 
 
 @lru_cache(maxsize=8)
@@ -348,18 +344,18 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
                    atol: float = 1e-11, check: bool = True) -> RefResult:
     """Integrate KanesMethod's full equations (all q, all u) from (model.q0, qd0).
 
-    The start must close the loop within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    The start must close the loop within ``loops.CLOSURE_TOL`` = 1e-6 (else
     :class:`~rfda_teach.errors.ConstraintViolationError`); ``check=False`` skips the check.
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> r = sympy_simulate(rcr.four_bar(), 0.05, n_out=3)
+    >>> from rfda_teach import loops
+    >>> r = sympy_simulate(loops.four_bar(), 0.05, n_out=3)
     >>> r.qd.shape
     (3, 4)
     """
     where = "loopref.sympy_simulate"
-    _loop(model, where)
+    check_model(model, where=where)
     t_final = _check.time_span(t_final, "t_final", where=where)
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
@@ -389,18 +385,18 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
 # ----------------------------------------------------------------------------- chains of coupled loops
 
 def series_tree(series):
-    """The foundation's tree of a :class:`rfda_teach.rcr.LoopSeries` (every loop's open chain, each
+    """The foundation's tree of a :class:`rfda_teach.loops.LoopSeries` (every loop's open chain, each
     hung from its base body) and its cut joints as (joint, last body, base body or -1).
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> sys, cuts = series_tree(rcr.loop_series(2))
+    >>> from rfda_teach import loops
+    >>> sys, cuts = series_tree(loops.loop_series(2))
     >>> sys.n, [(c[1], c[2]) for c in cuts]
     (6, [(2, -1), (5, 1)])
     """
     return _series_tree(_check.instance(series, LoopSeries, "series", where="loopref.series_tree",
-                                        hint="build one with rcr.loop_series(k)"))
+                                        hint="build one with loops.loop_series(k)"))
 
 
 @lru_cache(maxsize=32)
@@ -456,14 +452,14 @@ def _series_qdd(series, sys, tr, ydd, drive):
 def series_dae_accelerations(series, qs, qds, *, check: bool = True) -> list:
     """Eq. (7) for the whole chain of loops with every cut joint's rows appended, solved densely.
 
-    Each loop's (q, qd) must close it within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    Each loop's (q, qd) must close it within ``loops.CLOSURE_TOL`` = 1e-6 (else
     :class:`~rfda_teach.errors.ConstraintViolationError` naming the loop); ``check=False`` skips it.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from rfda_teach import rcr
-    >>> s = rcr.loop_series(2)
+    >>> from rfda_teach import loops
+    >>> s = loops.loop_series(2)
     >>> [a.shape for a in series_dae_accelerations(s, [l.q0 for l in s.loops], [np.zeros(4)] * 2)]
     [(4,), (4,)]
     """
@@ -487,14 +483,14 @@ def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> l
     ratio; the Lubich form's G_k M_hat_k^-1 G_k^T becomes ill-conditioned when light and heavy bodies
     alternate (1e6 : 1e-6 gives errors of order 1e3 relative).  The responses Y to the unit forces
     are computed from homogeneous terms (no gravity, no velocity terms), not as differences of two
-    solutions.  Each loop's (q, qd) must close it within ``rcr.CLOSURE_TOL`` = 1e-6 (else
+    solutions.  Each loop's (q, qd) must close it within ``loops.CLOSURE_TOL`` = 1e-6 (else
     :class:`~rfda_teach.errors.ConstraintViolationError`); ``check=False`` skips the check.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from rfda_teach import rcr
-    >>> s = rcr.loop_series(2); qs = [l.q0 for l in s.loops]; qds = [np.zeros(4)] * 2
+    >>> from rfda_teach import loops
+    >>> s = loops.loop_series(2); qs = [l.q0 for l in s.loops]; qds = [np.zeros(4)] * 2
     >>> bool(all(np.allclose(a, b) for a, b in zip(series_multiplier_accelerations(s, qs, qds),
     ...                                             series_dae_accelerations(s, qs, qds))))
     True
@@ -532,14 +528,14 @@ def multiplier_accelerations(model, q, qd, *, check: bool = True) -> np.ndarray:
 
     Built on the Featherstone form of the RFDA, so it agrees with :func:`dae_accelerations` and
     :func:`rfda_teach.rcr.accelerations` also at extreme mass ratios.  (q, qd) must close the loop
-    within ``rcr.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
+    within ``loops.CLOSURE_TOL`` = 1e-6 (else :class:`~rfda_teach.errors.ConstraintViolationError`);
     ``check=False`` skips this O(n) check.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from rfda_teach import rcr
-    >>> fb = rcr.five_bar()
+    >>> from rfda_teach import loops
+    >>> fb = loops.five_bar()
     >>> bool(np.allclose(multiplier_accelerations(fb, fb.q0, np.zeros(5)), dae_accelerations(fb, fb.q0, np.zeros(5))))
     True
     """
@@ -567,23 +563,22 @@ def count_multiplications(model, *, bound: str = "implemented") -> int:
       (their leaves-to-root force sweep is left out, so the true cost is higher), plus the same
       C Y, Cholesky and N m terms.
 
-    Works for a :class:`rfda_teach.rcr.LoopMechanism` and a :class:`rfda_teach.rcr.LoopSeries`.
+    Works for a :class:`rfda_teach.loops.LoopMechanism` and a :class:`rfda_teach.loops.LoopSeries`.
     The count does not depend on the state.
 
     Examples
     --------
-    >>> from rfda_teach import rcr
-    >>> c1, c2, c3 = (count_multiplications(rcr.loop_series(k)) for k in (1, 2, 3))
+    >>> from rfda_teach import loops
+    >>> c1, c2, c3 = (count_multiplications(loops.loop_series(k)) for k in (1, 2, 3))
     >>> (c3 - c2) > (c2 - c1)                    # grows faster than linearly in the loops
     True
-    >>> count_multiplications(rcr.loop_series(3), bound="lower") < c3
+    >>> count_multiplications(loops.loop_series(3), bound="lower") < c3
     True
     """
     from . import jointspace
-    from .rcr import LoopMechanism
     where = "loopref.count_multiplications"
     _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
-                    hint="give a loop such as rcr.five_bar() or a series such as rcr.loop_series(3)")
+                    hint="give a loop such as loops.five_bar() or a series such as loops.loop_series(3)")
     bound = _check.choice(bound, ("implemented", "lower"), "bound", where=where)
     series = model if isinstance(model, LoopSeries) else _one_loop(model)
     sys, cuts = _series_tree(series)

@@ -15,8 +15,10 @@ the size.  Generalized speeds are the joint rates, u_k = qdot_k.
 
 The mechanism and its two tree topologies
 -----------------------------------------
-A :class:`LoopMechanism` is a single closed loop: joint 1 connects the ground to body 1,
-joint k connects body k-1 to body k, and joint n connects body n-1 back to the ground.
+The mechanism is a :class:`~rfda_teach.loops.LoopMechanism` (module :mod:`rfda_teach.loops`, with its
+builders, the loop closure of eq. 23 and the state checks, all re-exported here: ``rcr.five_bar()``, ...):
+a single closed loop, joint 1 connects the ground to body 1, joint k connects body k-1 to body k, and
+joint n connects body n-1 back to the ground.
 
 * ``"chain"`` (RCR and ACS, Fig. 2-3): the tree N -> 1 -> ... -> n-1 -> n, where body n is a
   massless *phantom* copy of the loop base body N; the loop constraint is ^0V^n = 0 (eq. 23).
@@ -47,12 +49,13 @@ Outermost loop first, then a forward pass from the ground: O(n + m) for a chain 
 
 Inputs and states
 -----------------
-Every public function checks its arguments through :mod:`rfda_teach._check` and raises a
-:class:`~rfda_teach.errors.ModelError` naming the argument.  A state (q, qd) must close its loop:
-every entry of the closure residual (eq. 23) within ``CLOSURE_TOL`` = 1e-6 (rad, m) and every entry of
-J_c qd within 1e-6 max(1, |qd|); otherwise :class:`~rfda_teach.errors.ConstraintViolationError` names
-the loop and the residual and points to :func:`solve_dependents` / :func:`dependent_velocities`.
-The check costs O(n); ``check=False`` skips it in inner loops.
+Every public function checks its arguments through :mod:`rfda_teach._check` and the checks of
+:mod:`rfda_teach.loops` and raises a :class:`~rfda_teach.errors.ModelError` naming the argument.  A state
+(q, qd) must close its loop (:func:`rfda_teach.loops.check_state`): every entry of the closure residual
+(eq. 23) within ``CLOSURE_TOL`` = 1e-6 (rad, m) and every entry of J_c qd within 1e-6 max(1, |qd|);
+otherwise :class:`~rfda_teach.errors.ConstraintViolationError` names the loop and the residual and points
+to :func:`solve_dependents` / :func:`dependent_velocities`.  The check costs O(n); ``check=False`` skips
+it in inner loops.
 
 Examples
 --------
@@ -66,27 +69,26 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
-
-import numbers
 
 import numpy as np
 import scipy.integrate
 import scipy.linalg
 
-from . import _check
+from . import _check, loopref
 from .bodies import Body
-from .spatial import G0, planar_rotation
-from .errors import ConstraintViolationError, ModelError, RFDAError, SingularCoordinateSelectionError
-from .summary import count_by_kind, html_table, samples
+from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
+# the mechanism record, re-exported under the names rcr has always had (rcr.five_bar(), rcr.LoopMechanism, ...)
+from .loops import (CLOSURE_TOL, LoopJoint, LoopMechanism, LoopSeries, check_body, check_closed,  # noqa: F401
+                    check_model, check_q, check_series_states, check_state, closure, closure_jacobian,
+                    dependent_indices, five_bar, four_bar, loop_chain, loop_series)
+from .summary import samples
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
            "accelerations", "dependent_velocities", "solve_dependents", "closure", "closure_jacobian",
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
            "tree_accelerations", "recursive_inertias"]
 
-CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
 _ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
 
 
@@ -118,15 +120,8 @@ def spatial_inertia(body: Body | None) -> np.ndarray:
     """
     if body is None:
         return np.zeros((3, 3))
-    _planar_body(body, "body", "rcr.spatial_inertia")
+    check_body(body, where="rcr.spatial_inertia")
     return np.diag([float(body.J[0, 0]), body.mass, body.mass])
-
-
-def _planar_body(body, what: str, where: str) -> Body:
-    _check.instance(body, Body, what, where=where, hint="give a rfda_teach.bodies.Body('planar', mass, J)")
-    if body.kind != "planar":
-        raise ModelError(f"{where}: {what} is a {body.kind!r} body; a planar loop needs Body('planar', mass, J)")
-    return body
 
 
 def _mm(c, A, B):
@@ -149,443 +144,6 @@ def _sc(c, s, A):
     if c is not None:
         c.add(np.size(A))
     return s * A
-
-
-# ----------------------------------------------------------------------------- model
-
-@dataclass(frozen=True, eq=False)
-class LoopJoint:
-    """A one-dof planar joint, with the geometry conventions of :class:`rfda_teach.joints.Joint`.
-
-    The joint frame sits at ``parent_point`` (parent axes) turned by ``parent_angle``; the child's
-    joint point is ``child_point`` (child axes) and its joint frame is turned by ``child_angle``.
-    A revolute joint turns the child frame by q about z, a prismatic joint slides it by q along the
-    joint frame's x axis.
-
-    Examples
-    --------
-    >>> LoopJoint("revolute", parent_point=(1.0, 0.0)).kind
-    'revolute'
-    """
-
-    kind: str
-    parent_point: object = (0.0, 0.0)
-    child_point: object = (0.0, 0.0)
-    parent_angle: float = 0.0
-    child_angle: float = 0.0
-    name: str = ""
-
-    def __post_init__(self):
-        _check.instance(self.name, str, "name", where="rcr.LoopJoint", hint="give the coordinate's name, e.g. 'q1'")
-        where = f"rcr.LoopJoint {self.name!r}" if self.name else "rcr.LoopJoint"
-        _check.choice(self.kind, ("revolute", "prismatic"), "kind", where=where)
-        for nm in ("parent_point", "child_point"):
-            object.__setattr__(self, nm, _check.vector(getattr(self, nm), 2, nm, where=where,
-                                                       hint="two finite numbers (x, y) in the body's axes"))
-        for nm in ("parent_angle", "child_angle"):
-            object.__setattr__(self, nm, _check.scalar(getattr(self, nm), nm, where=where))
-        # constant joint frames, computed once: F(pp, pa), F(cp, ca) and its inverse
-        object.__setattr__(self, "_Fp", _frame(self.parent_point, self.parent_angle))
-        object.__setattr__(self, "_Fc", _frame(self.child_point, self.child_angle))
-        object.__setattr__(self, "_Fci", _inv(self._Fc))
-
-
-@dataclass(frozen=True, eq=False)
-class LoopMechanism:
-    """A planar single closed loop of one-dof joints (see the module docstring for the numbering).
-
-    ``bodies[k-1]`` is body k (k = 1..n-1); ``joints[k-1]`` is joint k (coordinate q_k).
-    ``dependents`` is the default ACS selection and ``split`` the number of joints worked
-    backwards in the GCL topology.
-
-    Examples
-    --------
-    >>> fb = five_bar()
-    >>> fb.n, fb.m, fb.names
-    (5, 3, ('q1', 'q2', 'q3', 'q4', 'q5'))
-    """
-
-    name: str
-    bodies: tuple
-    joints: tuple
-    q0: object
-    dependents: tuple
-    split: int = 1
-    gravity: object = (0.0, -G0)
-    names: tuple = ()
-    m: int = 3
-    n: int = field(init=False)
-
-    def __repr__(self) -> str:
-        """One line: name, bodies, joints by kind, closure rows, dependents.
-
-        Examples
-        --------
-        >>> five_bar()  # doctest: +ELLIPSIS
-        LoopMechanism 'five-bar': 4 planar bodies; joints 3 revolute + 2 prismatic; 3 closure rows; dependents ('q2', 'q3', 'q5')
-        """
-        joints = count_by_kind(jt.kind for jt in self.joints)
-        return (f"LoopMechanism {self.name!r}: {len(self.bodies)} planar bodies; joints {joints}; "
-                f"{self.m} closure rows; dependents {tuple(self.dependents)}")
-
-    def _repr_html_(self) -> str:
-        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
-        one row per joint in loop order (joint k connects body k-1 to body k, the ground at both ends; see
-        the module docstring) with its coordinate, kind, q0 and whether it is a dependent of the ACS selection.
-
-        Examples
-        --------
-        >>> fb = five_bar()
-        >>> fb._repr_html_().count("<tr>") == 1 + fb.n
-        True
-        """
-        def body(k):
-            return "ground" if k in (0, self.n) else self.bodies[k - 1].name
-
-        rows = [(k, nm, jt.kind, f"{body(k - 1)} – {body(k)}", f"{q + 0.0:.4g}",
-                 "dependent" if nm in self.dependents else "independent")
-                for k, (nm, jt, q) in enumerate(zip(self.names, self.joints, self.q0), start=1)]
-        return html_table(repr(self), ("joint", "coordinate", "kind", "connects", "q0", "ACS selection"), rows,
-                          "joints in loop order")
-
-    def __post_init__(self):
-        _check.instance(self.name, str, "name", where="rcr.LoopMechanism", hint="give the mechanism a name")
-        where = f"rcr.LoopMechanism {self.name!r}"
-        for nm, cls, hint in (("joints", LoopJoint, "a tuple of rcr.LoopJoint, joint 1 first"),
-                              ("bodies", Body, "a tuple of planar rfda_teach.bodies.Body, body 1 first")):
-            seq = getattr(self, nm)
-            if isinstance(seq, (str, bytes)) or not isinstance(seq, (tuple, list)):
-                raise ModelError(f"{where}: {nm} must be {hint}, got {type(seq).__name__}")
-            for i, x in enumerate(seq):
-                _check.instance(x, cls, f"{nm}[{i}]", where=where, hint=f"{nm} must be {hint}")
-            object.__setattr__(self, nm, tuple(seq))
-        n = len(self.joints)
-        if self.m != 3:
-            raise ModelError(f"{where}: m = {self.m!r}; a planar loop has m = 3 closure constraints")
-        if n < self.m + 1:
-            raise ModelError(f"{where}: a planar loop needs at least {self.m + 1} joints, got {n}")
-        if len(self.bodies) != n - 1:
-            raise ModelError(f"{where}: a loop of {n} joints has {n - 1} bodies, got {len(self.bodies)}; "
-                             "the last joint connects body n-1 back to the ground")
-        for i, b in enumerate(self.bodies):
-            _planar_body(b, f"bodies[{i}]", where)
-        names = self.names
-        if isinstance(names, (str, bytes)) or not isinstance(names, (tuple, list)) or \
-                not all(isinstance(x, str) for x in names):
-            raise ModelError(f"{where}: names must be a tuple of {n} distinct strings such as ('q1', ...), "
-                             f"got {names!r}")
-        names = tuple(names) or tuple(f"q{k + 1}" for k in range(n))
-        if len(names) != n or len(set(names)) != n:
-            raise ModelError(f"{where}: names must be {n} distinct strings (one per joint), got {names!r}")
-        object.__setattr__(self, "q0", _check.vector(self.q0, n, "q0", where=where,
-                                                     hint=f"{n} entries, one per joint"))
-        object.__setattr__(self, "names", names)
-        object.__setattr__(self, "n", n)
-        object.__setattr__(self, "gravity", _check.vector(self.gravity, 2, "gravity", where=where,
-                                                          hint="the planar gravity vector (g_x, g_y) in m/s^2"))
-        object.__setattr__(self, "dependents", tuple(names[i] for i in _dep_indices(self, self.dependents,
-                                                                                       where)))
-        split = _check.positive_int(self.split, "split", where=where)
-        if not 1 <= split <= n - self.m:
-            raise ModelError(f"{where}: split = {split}; the GCL base branch needs "
-                             f"between 1 and {n - self.m} joints")
-
-
-def _dep_indices(model, deps, where: str = "") -> tuple:
-    """Dependent coordinates as sorted 0-based indices; accepts names ('q2') or 1-based ints."""
-    where = where or f"loop {model.name!r}"
-    if isinstance(deps, (str, bytes)) or not isinstance(deps, (tuple, list, np.ndarray)):
-        example = model.dependents if isinstance(model.dependents, tuple) and \
-            all(isinstance(d, str) for d in model.dependents) else tuple(model.names[-model.m:])
-        raise ModelError(f"{where}: dependents must be a tuple of coordinate names from {model.names}, e.g. "
-                         f"{example}, got {deps!r}")
-    out = []
-    for d in deps:
-        if isinstance(d, str):
-            if d not in model.names:
-                raise ModelError(f"{where}: unknown coordinate {d!r} in dependents; use names from {model.names}")
-            out.append(model.names.index(d))
-        elif isinstance(d, (numbers.Integral, np.integer)) and not isinstance(d, (bool, np.bool_)):
-            k = int(d) - 1
-            if not 0 <= k < len(model.joints):
-                raise ModelError(f"{where}: coordinate number {d} in dependents is out of range "
-                                 f"1..{len(model.joints)}")
-            out.append(k)
-        else:
-            raise ModelError(f"{where}: dependents entry {d!r} is neither a coordinate name nor a 1-based "
-                             f"number; use names from {model.names}")
-    if len(set(out)) != len(out):
-        raise ModelError(f"{where}: dependent set {tuple(deps)} repeats a coordinate")
-    return tuple(sorted(out))
-
-
-# ----------------------------------------------------------------------------- input checks (one layer)
-
-def _model(model, where: str) -> "LoopMechanism":
-    """``model`` itself when it is a :class:`LoopMechanism`, else a ModelError saying how to make one."""
-    return _check.instance(model, LoopMechanism, "model", where=where,
-                           hint="build one with rcr.five_bar(), rcr.four_bar(), rcr.loop_chain(n) or "
-                                "rcr.LoopMechanism(...)")
-
-
-def _series(series, where: str) -> "LoopSeries":
-    return _check.instance(series, LoopSeries, "series", where=where,
-                           hint="build one with rcr.loop_series(k) or rcr.LoopSeries(loops, attach)")
-
-
-def _check_q(model, q, what: str = "q", where: str = "") -> np.ndarray:
-    """A finite vector with one entry per coordinate of ``model``."""
-    where = where or f"loop {model.name!r}"
-    return _check.vector(q, model.n, what, where=where,
-                         hint=f"{model.n} entries, one per coordinate {', '.join(model.names)}")
-
-
-def _consistent(model, q, qd=None, *, where: str = "", tol: float = CLOSURE_TOL) -> None:
-    """Refuse a state that does not close the loop, in O(n).
-
-    Positions: every entry of the closure residual (theta, x, y) of eq. (23) must be at most ``tol``
-    (rad, m).  Velocities: |J_c qd|_max <= tol max(1, |qd|_max), J_c the closure Jacobian (eq. 26, 31).
-    """
-    where = where or f"loop {model.name!r}"
-    res = closure(model, q)
-    err = float(np.abs(res).max())
-    if not err <= tol:
-        raise ConstraintViolationError(
-            f"{where}: q does not close loop {model.name!r} (closure residual (theta, x, y) = "
-            f"{np.array2string(res, precision=3)}, max {err:.1e} > tolerance {tol:g}); solve the dependents "
-            f"{model.dependents} first with rcr.solve_dependents(model, q)")
-    if qd is None:
-        return
-    vr = closure_jacobian(model, q) @ qd
-    verr = float(np.abs(vr).max())
-    if not verr <= tol * max(1.0, float(np.abs(qd).max())):
-        raise ConstraintViolationError(
-            f"{where}: qd violates the velocity constraint of loop {model.name!r} (|J_c qd| = {verr:.1e} > "
-            f"tolerance {tol:g} max(1, |qd|)); make it consistent with rcr.dependent_velocities(model, q, qd)")
-
-
-def _check_state(model, q, qd, where: str, check: bool) -> tuple:
-    """q and qd checked as vectors and, unless ``check`` is False, for closing the loop."""
-    q = _check_q(model, q, "q", where)
-    qd = _check_q(model, qd, "qd", where)
-    if _check.flag(check, "check", where=where):
-        _consistent(model, q, qd, where=where)
-    return q, qd
-
-
-def check_state(model, q, qd, *, where: str = "", check: bool = True) -> tuple:
-    """``(q, qd)`` of a loop checked: ``model`` a :class:`LoopMechanism`, q and qd finite vectors with one
-    entry per coordinate, and unless ``check`` is False the loop closed at q
-    (eq. (23), tolerance :data:`CLOSURE_TOL`) and qd consistent with it (eq. (26), (31)); otherwise a
-    :class:`~rfda_teach.errors.ConstraintViolationError` that says which rcr call repairs the state.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = five_bar()
-    >>> q, qd = check_state(fb, fb.q0, np.zeros(5))
-    >>> check_state(fb, fb.q0 + 0.1, np.zeros(5))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    rfda_teach.errors.ConstraintViolationError: rcr.check_state: q does not close loop 'five-bar' ...
-    """
-    where = where or "rcr.check_state"
-    _model(model, where)
-    return _check_state(model, q, qd, where, check)
-
-
-def check_series_states(series, qs, qds=None, *, where: str = "", check: bool | None = True) -> tuple:
-    """One checked ``(q, qd)`` per loop of a :class:`LoopSeries`, each as :func:`check_state` checks
-    it (``check=None``: only the qs, as vectors, in any configuration).
-
-    Examples
-    --------
-    >>> s = loop_series(2)
-    >>> qs, qds = check_series_states(s, [L.q0 for L in s.loops], None, check=None)
-    >>> len(qs)
-    2
-    """
-    where = where or "rcr.check_series_states"
-    _series(series, where)
-    return _series_states(series, qs, qds, where, check)
-
-
-def _series_states(series, qs, qds, where: str, check: bool) -> tuple:
-    """One checked (q, qd) per loop of a :class:`LoopSeries` (``check=None``: only the qs, as vectors)."""
-    k = len(series.loops)
-    for nm, x in (("qs", qs), ("qds", qds)):
-        if x is None and nm == "qds" and check is None:
-            continue
-        if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list, np.ndarray)) or len(x) != k:
-            raise ModelError(f"{where}: {nm} must be a list of {k} vectors, one per loop of {series.name!r} "
-                             f"(give one q and one qd per loop), got {x!r:.60}")
-    out_q, out_qd = [], []
-    for j, L in enumerate(series.loops):
-        if check is None:                                   # positions only, any configuration
-            out_q.append(_check_q(L, qs[j], "q", f"{where} (loop {j})"))
-            continue
-        q, qd = _check_state(L, qs[j], qds[j], f"{where} (loop {j})", check)
-        out_q.append(q)
-        out_qd.append(qd)
-    return out_q, out_qd
-
-
-def _rod(name: str) -> Body:
-    """Thin rod of unit length and unit mass: J = m L^2 / 12 (§6)."""
-    return Body("planar", 1.0, 1.0 / 12.0, name=name)
-
-
-def _close_last_joint(joints: list, q0: np.ndarray) -> list:
-    """Place the ground side of the last joint so that q0 closes the loop exactly.
-
-    The last joint's frame on the ground (its child) is the pose, at q0, of the joint frame
-    carried by the last body, so the loop-closure residual at q0 is zero to rounding.
-    """
-    T = np.eye(3)
-    for k, jt in enumerate(joints[:-1]):
-        T = T @ _joint_transform(jt, q0[k], 1.0)
-    last = joints[-1]
-    Tj = T @ _frame(last.parent_point, last.parent_angle) @ _motion(last.kind, q0[-1])
-    ang = float(np.arctan2(Tj[1, 0], Tj[0, 0]))
-    return joints[:-1] + [LoopJoint(last.kind, last.parent_point, Tj[:2, 2].copy(), last.parent_angle, ang,
-                                    last.name)]
-
-
-def five_bar(*, gravity: float = G0) -> LoopMechanism:
-    """The planar five-bar of §6: q1, q2, q3 revolute, q4 and q5 telescoping prismatic.
-
-    Geometry (the paper gives no figure, so it is chosen here and drawn in the book).  Four
-    thin rods of unit length and mass plus the ground, in a vertical plane:
-
-    * bar 1 turns about the ground pivot O = (0, 0); q1 is its angle from the horizontal;
-    * bar 2 is pinned to the tip of bar 1; q2 is measured from the direction of bar 1 turned by
-      -195 deg, so that at q2 = pi/2 bar 2 points down at -60 deg;
-    * bar 3 is pinned to the tip of bar 2; q3 is measured so that bar 3 is horizontal at q0;
-    * bar 4 is a sleeve: bar 3 telescopes in it (q4, along bar 3) and it slides on a horizontal
-      ground guide (q5), so the axes of q4 and q5 are parallel by construction.
-
-    At q0 = (pi/4, pi/2, -pi/2, 0, 0) the loop closes exactly (the guide is placed through the
-    sleeve's position at q0).  Because q4 and q5 slide along the same direction, the forward-sweep
-    dependents (q3, q4, q5) can never fix the loop (their partial velocities at the closure span only
-    two directions), while (q2, q3, q5) are regular as long as bar 2 is not vertical.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = five_bar()
-    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-14
-    True
-    """
-    gravity = _check.scalar(gravity, "gravity", where="rcr.five_bar")
-    q0 = np.array([np.pi / 4, np.pi / 2, -np.pi / 2, 0.0, 0.0])
-    d2 = np.deg2rad(-195.0)                       # bar 2 at 45 + 90 - 195 = -60 deg at q0
-    d3 = np.deg2rad(150.0)                        # bar 3 at -60 - 90 + 150 = 0 deg at q0
-    joints = [
-        LoopJoint("revolute", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q1"),
-        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d2, 0.0, "q2"),
-        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d3, 0.0, "q3"),
-        LoopJoint("prismatic", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q4"),   # bar 4 overlaps bar 3 by half
-        LoopJoint("prismatic", (0.0, 0.0), (0.0, 0.0), 0.0, 0.0, "q5"),
-    ]
-    bodies = [_rod(f"bar {k}") for k in range(1, 5)]
-    joints = _close_last_joint(joints, q0)
-    return LoopMechanism("five-bar", tuple(bodies), tuple(joints), q0, ("q2", "q3", "q5"), split=1,
-                         gravity=(0.0, -gravity))
-
-
-def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanism:
-    """A planar crank-rocker four-bar, the second mechanism run through the same code path.
-
-    Crank 0.5, coupler 1.4, rocker 1.0, ground 1.2 m (Grashof: the crank turns fully); unit-mass
-    thin rods.  q1 is the crank angle (``crank_angle`` in degrees at q0), q2 and q3 the relative
-    angles at the coupler's ends, q4 the angle at the rocker's ground pivot (0 at q0).  The default
-    ACS set is (q1, q3, q4): the crank is dependent and the coupler angle q2 independent, which
-    puts an independent coordinate between the dependents with p_i = the ground (§4).  The GCL
-    topology makes q4 independent (the rocker hangs from the ground), which is regular only away
-    from the rocker's extreme positions, so released from rest near the hanging equilibrium.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = four_bar()
-    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
-    True
-    """
-    gravity = _check.scalar(gravity, "gravity", where="rcr.four_bar")
-    crank_angle = _check.scalar(crank_angle, "crank_angle", where="rcr.four_bar")
-    a, b, c, d = 0.5, 1.4, 1.0, 1.2
-    th1 = np.deg2rad(crank_angle)
-    A = a * np.array([np.cos(th1), np.sin(th1)])
-    D = np.array([d, 0.0])
-    # coupler end B on both circles |B - A| = b and |B - D| = c (open branch)
-    L = np.linalg.norm(D - A)
-    e = (D - A) / L
-    x = (b ** 2 - c ** 2 + L ** 2) / (2 * L)
-    h = np.sqrt(b ** 2 - x ** 2)
-    B = A + x * e + h * (_ROT @ e)
-    th2 = np.arctan2(*(B - A)[::-1])
-    th3 = np.arctan2(*(D - B)[::-1])
-    q0 = np.array([th1, th2 - th1, th3 - th2, 0.0])
-    joints = [
-        LoopJoint("revolute", (0.0, 0.0), (-a / 2, 0.0), 0.0, 0.0, "q1"),
-        LoopJoint("revolute", (a / 2, 0.0), (-b / 2, 0.0), 0.0, 0.0, "q2"),
-        LoopJoint("revolute", (b / 2, 0.0), (-c / 2, 0.0), 0.0, 0.0, "q3"),
-        LoopJoint("revolute", (c / 2, 0.0), (0.0, 0.0), 0.0, 0.0, "q4"),
-    ]
-    bodies = [Body("planar", 1.0, a ** 2 / 12, name="crank"), Body("planar", 1.0, b ** 2 / 12, name="coupler"),
-              Body("planar", 1.0, c ** 2 / 12, name="rocker")]
-    joints = _close_last_joint(joints, q0)
-    return LoopMechanism("four-bar", tuple(bodies), tuple(joints), q0, ("q1", "q3", "q4"), split=1,
-                         gravity=(0.0, -gravity))
-
-
-def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
-    """A single planar loop of n revolute joints (n >= 4) on a regular polygon, used by the benchmark.
-
-    Examples
-    --------
-    >>> loop_chain(6).n
-    6
-    """
-    n = _check.positive_int(n, "n", where="rcr.loop_chain", minimum=4)
-    rng = np.random.default_rng(_check.seed(seed, where="rcr.loop_chain"))
-    L = 1.0
-    turn = 2 * np.pi / n
-    q0 = np.full(n, turn) + 0.05 * rng.standard_normal(n)
-    q0[0] = 0.0
-    q0[-1] = 0.0
-    joints = [LoopJoint("revolute", (0.0, 0.0) if k == 0 else (L / 2, 0.0), (-L / 2, 0.0), name=f"q{k + 1}")
-              for k in range(n - 1)]
-    joints.append(LoopJoint("revolute", (L / 2, 0.0), (0.0, 0.0), name=f"q{n}"))
-    bodies = [_rod(f"bar {k}") for k in range(1, n)]
-    joints = _close_last_joint(joints, q0)
-    deps = tuple(range(n - 2, n + 1))
-    return LoopMechanism(f"{n}-bar loop", tuple(bodies), tuple(joints), q0, deps, split=1, gravity=(0.0, -G0))
-
-
-# ----------------------------------------------------------------------------- position kinematics
-
-def _frame(p, a) -> np.ndarray:
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s, p[0]], [s, c, p[1]], [0.0, 0.0, 1.0]])
-
-
-def _motion(kind: str, q: float) -> np.ndarray:
-    if kind == "revolute":
-        return _frame((0.0, 0.0), q)
-    return np.array([[1.0, 0.0, q], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-
-
-def _inv(T: np.ndarray) -> np.ndarray:
-    c, s, x, y = T[0, 0], T[1, 0], T[0, 2], T[1, 2]
-    return np.array([[c, s, -c * x - s * y], [-s, c, s * x - c * y], [0.0, 0.0, 1.0]])
-
-
-def _joint_transform(jt: LoopJoint, q: float, sign: float) -> np.ndarray:
-    """Child frame in parent frame: F(pp, pa) M(q) F(cp, ca)^-1, or its inverse for a reversed joint."""
-    if sign > 0:
-        return jt._Fp @ _motion(jt.kind, q) @ jt._Fci
-    return jt._Fc @ _motion(jt.kind, -q) @ _inv(jt._Fp)
 
 
 # ----------------------------------------------------------------------------- topology
@@ -630,7 +188,7 @@ def topology(model: LoopMechanism, method: str = "acs", dependents=None) -> Topo
 
 def _topology(model, method, dependents, where: str) -> Topology:
     """:func:`topology` with the calling function's name for the error messages."""
-    _model(model, where)
+    check_model(model, where=where)
     _check.choice(method, ("rcr", "acs", "gcl"), "method", where=where)
     n, m = model.n, model.m
     if method in ("rcr", "acs"):
@@ -640,12 +198,12 @@ def _topology(model, method, dependents, where: str) -> Topology:
         body = tuple(model.bodies) + (None,)
         if method == "rcr":
             deps = tuple(range(n - m, n))
-            if dependents is not None and _dep_indices(model, dependents, where) != deps:
+            if dependents is not None and dependent_indices(model, dependents, where=where) != deps:
                 raise ModelError(f"{where}: method 'rcr' takes the last {m} coordinates "
                                  f"{tuple(model.names[d] for d in deps)} as dependents, not {dependents!r}; "
                                  "choose them with method='acs'")
         else:
-            deps = _dep_indices(model, model.dependents if dependents is None else dependents, where)
+            deps = dependent_indices(model, model.dependents if dependents is None else dependents, where=where)
         if (n - 1) not in deps:
             raise ModelError(f"loop {model.name!r}: the last coordinate {model.names[-1]} must be dependent "
                              "(the phantom body carries no mass, §4)")
@@ -670,7 +228,7 @@ def _topology(model, method, dependents, where: str) -> Topology:
             body.append(model.bodies[k] if k < nb - 1 else None)
             branch.append(len(parent) - 1)
         deps = tuple(range(nb - m, nb))
-        if dependents is not None and _dep_indices(model, dependents, where) != deps:
+        if dependents is not None and dependent_indices(model, dependents, where=where) != deps:
             raise ModelError(f"loop {model.name!r}: GCL takes the last {m} coordinates of the phantom branch "
                              f"{tuple(model.names[d] for d in deps)} as dependents")
         return Topology(tuple(parent), tuple(coord), tuple(sign), tuple(body), tuple(branch),
@@ -686,9 +244,9 @@ def body_poses(model: LoopMechanism, q, method: str = "acs") -> np.ndarray:
     >>> np.round(P[0], 6)                         # bar 1 centre at 45 deg
     array([0.353553, 0.353553, 0.785398])
     """
-    _model(model, "rcr.body_poses")
+    check_model(model, where="rcr.body_poses")
     topo = _topology(model, method, None, "rcr.body_poses")
-    T = _node_frames(model, topo, _check_q(model, q, where="rcr.body_poses"))
+    T = _node_frames(model, topo, check_q(model, q, where="rcr.body_poses"))
     return np.array([[Ti[0, 2], Ti[1, 2], np.arctan2(Ti[1, 0], Ti[0, 0])] for Ti in T])
 
 
@@ -697,23 +255,10 @@ def _node_frames(model, topo, q, T0=None, c=None):
     T0 = np.eye(3) if T0 is None else T0
     for i, (p, k, s) in enumerate(zip(topo.parent, topo.coord, topo.sign)):
         Tp = T0 if p < 0 else T[p]
-        T.append(Tp @ _joint_transform(model.joints[k], q[k], s))
+        T.append(Tp @ model.joints[k].transform(q[k], s, check=False))
         if c is not None:        # three planar rigid transforms composed, 12 multiplications each
             c.add(3 * 12)
     return T
-
-
-def closure(model: LoopMechanism, q) -> np.ndarray:
-    """Loop-closure residual (theta, x, y) of the phantom body relative to the base body (eq. 23).
-
-    Examples
-    --------
-    >>> fb = five_bar(); q = fb.q0.copy(); q[3] += 0.1
-    >>> np.round(closure(fb, q), 12) + 0.0       # sliding the sleeve alone opens the loop along the guide
-    array([0. , 0.1, 0. ])
-    """
-    _model(model, "rcr.closure")
-    return _closure(model, _check_q(model, q, "q", "rcr.closure"))
 
 
 # ----------------------------------------------------------------------------- velocity kinematics
@@ -743,10 +288,8 @@ def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
         xp = Tp[:2, 2]
         Vp = V0 if p < 0 else V[p]
         Atp = At0 if p < 0 else At[p]
-        if s > 0:
-            J = Tp @ jt._Fp
-        else:   # reversed: the joint frame rides on the (new) parent at the old child's joint point
-            J = Tp @ jt._Fc
+        # the joint frame on the parent; reversed (s < 0), it rides on the (new) parent at the old child's joint point
+        J = Tp @ jt.joint_frame(s, check=False)
         if c is not None:
             c.add(12)                                                   # joint frame on the parent
         o, e = J[:2, 2], J[:2, 0]
@@ -910,8 +453,8 @@ def recursive_inertias(model: LoopMechanism, q, nodes, *, method: str = "acs", d
     True
     """
     where = "rcr.recursive_inertias"
-    _model(model, where)
-    q = _check_q(model, q, "q", where)
+    check_model(model, where=where)
+    q = check_q(model, q, "q", where=where)
     topo = _topology(model, method, dependents, where)
     if isinstance(nodes, (str, bytes)) or not hasattr(nodes, "__len__") or len(nodes) == 0:
         raise ModelError(f"{where}: nodes must be a non-empty sequence of node indices, got {nodes!r}")
@@ -1106,10 +649,10 @@ def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependent
     array([-1.1375,  2.7462, -1.6087, -2.1975,  0.    ])
     """
     where = "rcr.accelerations"
-    _model(model, where)
-    _check_q(model, q, "q", where), _check_q(model, qd, "qd", where)
+    check_model(model, where=where)
+    check_q(model, q, "q", where=where), check_q(model, qd, "qd", where=where)
     topo = _topology(model, method, dependents, where)
-    q, qd = _check_state(model, q, qd, where, check)
+    q, qd = check_state(model, q, qd, where=where, check=check)
     return _solve(model, topo, q, qd)[0]
 
 
@@ -1128,9 +671,9 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     (4,)
     """
     where = "rcr.tree_accelerations"
-    _model(model, where)
-    q = _check_q(model, q, "q", where)
-    qd = _check_q(model, qd, "qd", where)
+    check_model(model, where=where)
+    q = check_q(model, q, "q", where=where)
+    qd = check_q(model, qd, "qd", where=where)
     nb = model.n - 1
     tau = np.zeros(nb) if tau is None else _check.vector(tau, nb, "tau", where=where,
                                                          hint=f"{nb} joint forces, one per joint of the open chain")
@@ -1142,35 +685,6 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     qdd = np.zeros(model.n)
     _chain_forward(kin, topo, nodes, *chain, np.zeros(3), qdd, [None] * model.n, tau)
     return qdd[:nb]
-
-
-def _closure(model, q) -> np.ndarray:
-    T = _node_frames(model, topology(model, "acs"), q)
-    Tn = T[-1]
-    return np.array([np.arctan2(Tn[1, 0], Tn[0, 0]), Tn[0, 2], Tn[1, 2]])
-
-
-def _closure_jacobian(model, q) -> np.ndarray:
-    topo = topology(model, "acs")
-    kin = _kinematics(model, topo, q, np.zeros(model.n))
-    xn = kin.x[-1]
-    return np.column_stack([_shift_T(xn - kin.x[i]) @ kin.P[i] for i in range(model.n)])
-
-
-def closure_jacobian(model: LoopMechanism, q) -> np.ndarray:
-    """d(closure)/dq, 3 x n: column k is a_k = (^kS^n)^T P_k^k (eq. 26, 31).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fb = five_bar(); Jc = closure_jacobian(fb, fb.q0)
-    >>> np.round(Jc[:, 3:], 12) + 0.0            # q4 and q5 slide along the same guide
-    array([[0., 0.],
-           [1., 1.],
-           [0., 0.]])
-    """
-    _model(model, "rcr.closure_jacobian")
-    return _closure_jacobian(model, _check_q(model, q, "q", "rcr.closure_jacobian"))
 
 
 def selection_sigma(model: LoopMechanism, q, dependents) -> float:
@@ -1185,12 +699,12 @@ def selection_sigma(model: LoopMechanism, q, dependents) -> float:
     (True, 0.2104)
     """
     where = "rcr.selection_sigma"
-    _model(model, where)
-    q = _check_q(model, q, "q", where)
-    idx = _dep_indices(model, dependents, where)
+    check_model(model, where=where)
+    q = check_q(model, q, "q", where=where)
+    idx = dependent_indices(model, dependents, where=where)
     if not idx:
         raise ModelError(f"{where}: dependents is empty; give the dependent coordinates, e.g. {model.dependents}")
-    return float(np.linalg.svd(_closure_jacobian(model, q)[:, idx], compute_uv=False)[-1])
+    return float(np.linalg.svd(closure_jacobian(model, q, check=False)[:, idx], compute_uv=False)[-1])
 
 
 def _solve_dependents(model, q, idx, tol: float = 1e-12, max_iter: int = 50) -> np.ndarray:
@@ -1198,7 +712,7 @@ def _solve_dependents(model, q, idx, tol: float = 1e-12, max_iter: int = 50) -> 
     q = q.copy()
 
     def residual(qq):
-        r = _closure(model, qq)
+        r = closure(model, qq, check=False)
         r[0] = (r[0] + np.pi) % (2 * np.pi) - np.pi
         return r
 
@@ -1211,7 +725,7 @@ def _solve_dependents(model, q, idx, tol: float = 1e-12, max_iter: int = 50) -> 
     for _ in range(max_iter):
         if np.abs(r).max() < tol:
             return q
-        Jd = _closure_jacobian(model, q)[:, idx]
+        Jd = closure_jacobian(model, q, check=False)[:, idx]
         try:
             step = np.linalg.solve(Jd, r)
         except np.linalg.LinAlgError as exc:
@@ -1250,9 +764,9 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
     (True, True)
     """
     where = "rcr.solve_dependents"
-    _model(model, where)
-    q = _check_q(model, q, "q", where)
-    idx = list(_dep_indices(model, model.dependents if dependents is None else dependents, where))
+    check_model(model, where=where)
+    q = check_q(model, q, "q", where=where)
+    idx = list(dependent_indices(model, model.dependents if dependents is None else dependents, where=where))
     if len(idx) != model.m:
         raise ModelError(f"{where}: {len(idx)} dependents given; the loop has m = {model.m} closure "
                          f"constraints, so give exactly {model.m}, e.g. {model.dependents}")
@@ -1303,12 +817,11 @@ def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", de
     True
     """
     where = "rcr.dependent_velocities"
-    _model(model, where)
-    q = _check_q(model, q, "q", where)
-    qd = _check_q(model, qd, "qd", where)
+    check_model(model, where=where)
+    q = check_q(model, q, "q", where=where)
+    qd = check_q(model, qd, "qd", where=where)
     topo = _topology(model, method, dependents, where)
-    if _check.flag(check, "check", where=where):
-        _consistent(model, q, where=where)
+    check_closed(model, q, where=where, check=check)             # q alone: the dependent speeds are computed here
     return _dependent_velocities(model, topo, q, qd)
 
 
@@ -1325,8 +838,7 @@ def energy(model: LoopMechanism, q, qd, *, check: bool = True) -> float:
     3.039238
     """
     where = "rcr.energy"
-    _model(model, where)
-    q, qd = _check_state(model, q, qd, where, check)
+    q, qd = check_state(model, q, qd, where=where, check=check)
     topo = topology(model, "acs")
     kin = _kinematics(model, topo, q, qd)
     E = 0.0
@@ -1395,21 +907,20 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     True
     """
     where = "rcr.simulate"
-    _model(model, where)
+    check_model(model, where=where)
     method = _check.choice(method, ("acs", "gcl", "rcr", "dae"), "method", where=where)
     t_final = _check.time_span(t_final, "t_final", where=where)
     n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     n = model.n
-    qd0 = np.zeros(n) if qd0 is None else _check_q(model, qd0, "qd0", where)
-    _consistent(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
+    qd0 = np.zeros(n) if qd0 is None else check_q(model, qd0, "qd0", where=where)
+    check_state(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
     if method == "dae":
         if dependents is not None:
-            _dep_indices(model, dependents, where)
-        from . import loopref
+            dependent_indices(model, dependents, where=where)
         r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol, check=False)
-        cl = max(float(np.abs(_closure(model, qi)).max()) for qi in r.q)
+        cl = max(float(np.abs(closure(model, qi, check=False)).max()) for qi in r.q)
         return RCRResult(r.t, r.q, r.qd, "dae", (), cl)
     topo = _topology(model, method, dependents, where)
     deps = list(topo.deps)
@@ -1444,103 +955,11 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     Q, QD = np.zeros((len(sol.t), n)), np.zeros((len(sol.t), n))
     for i in range(len(sol.t)):
         Q[i], QD[i] = full_state(sol.y[:, i])
-    cl = max(float(np.abs(_closure(model, qi)).max()) for qi in Q)
+    cl = max(float(np.abs(closure(model, qi, check=False)).max()) for qi in Q)
     return RCRResult(sol.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
 
 
 # ----------------------------------------------------------------------------- chains of coupled loops
-
-@dataclass(frozen=True, eq=False)
-class LoopSeries:
-    """Loops coupled in a chain: loop 0 is based on the ground, loop j > 0 on body ``attach[j-1][1]``
-    (1-based) of loop ``attach[j-1][0]``.  Each loop's geometry is given in its base body's frame,
-    so each loop closes on its own; the loops are coupled through the base bodies' motion.
-
-    Examples
-    --------
-    >>> s = loop_series(3)
-    >>> len(s.loops), s.attach
-    (3, ((0, 2), (1, 2)))
-    """
-
-    loops: tuple
-    attach: tuple
-    name: str = "loop series"
-
-    def __repr__(self) -> str:
-        """One line: name and its loops.
-
-        Examples
-        --------
-        >>> loop_series(2)
-        LoopSeries '2 coupled four-bars': 2 coupled loops (four-bar, four-bar)
-        """
-        return (f"LoopSeries {self.name!r}: {len(self.loops)} coupled loops "
-                f"({', '.join(L.name for L in self.loops)})")
-
-    def _repr_html_(self) -> str:
-        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
-        one row per loop with its name, joints, dependents and the body it is based on (the ground for
-        loop 0, body ``attach[j-1][1]`` of loop ``attach[j-1][0]`` for loop j).
-
-        Examples
-        --------
-        >>> loop_series(3)._repr_html_().count("<tr>")           # the header and the 3 loops
-        4
-        """
-        based = ["ground"] + [f"body {b} ({self.loops[i].bodies[b - 1].name}) of loop {i}" for i, b in self.attach]
-        rows = [(j, L.name, L.n, ", ".join(L.dependents), on) for j, (L, on) in enumerate(zip(self.loops, based))]
-        return html_table(repr(self), ("loop", "name", "joints", "dependents", "based on"), rows, "loops")
-
-    def __post_init__(self):
-        _check.instance(self.name, str, "name", where="rcr.LoopSeries", hint="give the series a name")
-        where = f"rcr.LoopSeries {self.name!r}"
-        loops, attach = self.loops, self.attach
-        for nm, x in (("loops", loops), ("attach", attach)):
-            if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)):
-                raise ModelError(f"{where}: {nm} must be a tuple, got {type(x).__name__}; give loops as a tuple of "
-                                 "rcr.LoopMechanism and attach as a tuple of (loop, body) pairs")
-        if not loops:
-            raise ModelError(f"{where}: loops is empty; give at least one rcr.LoopMechanism")
-        for j, L in enumerate(loops):
-            _check.instance(L, LoopMechanism, f"loops[{j}]", where=where, hint="every loop is a rcr.LoopMechanism")
-        if len(attach) != len(loops) - 1:
-            raise ModelError(f"{where}: {len(loops)} loops need {len(loops) - 1} attachments, got {len(attach)}")
-        pairs = []
-        for j, ab in enumerate(attach, start=1):
-            ok = isinstance(ab, (tuple, list)) and len(ab) == 2 and all(
-                isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in ab)
-            if not ok:
-                raise ModelError(f"{where}: attach[{j - 1}] must be a pair of integers (loop, body), got {ab!r}")
-            i, b = int(ab[0]), int(ab[1])
-            if not 0 <= i < j:
-                raise ModelError(f"{where}: loop {j} must be based on a body of an earlier loop, got loop {i}")
-            if not 1 <= b <= len(loops[i].bodies):
-                raise ModelError(f"{where}: loop {i} has no body {b} (attach[{j - 1}]); its bodies are "
-                                 f"1..{len(loops[i].bodies)}")
-            pairs.append((i, b))
-        g = loops[0].gravity
-        for j, L in enumerate(loops):
-            if not np.array_equal(L.gravity, g):
-                raise ModelError(f"{where}: loops[{j}] has gravity {L.gravity} but loops[0] has {g}; the loops of "
-                                 "one series share one gravity")
-        object.__setattr__(self, "loops", tuple(loops))
-        object.__setattr__(self, "attach", tuple(pairs))
-
-
-def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
-    """k crank-rocker four-bars in a chain, each based on the coupler of the one before (m = 3k).
-
-    Examples
-    --------
-    >>> sum(l.n for l in loop_series(2).loops)
-    8
-    """
-    k = _check.positive_int(k, "k", where="rcr.loop_series")
-    gravity = _check.scalar(gravity, "gravity", where="rcr.loop_series")
-    loops = tuple(four_bar(gravity=gravity) for _ in range(k))
-    return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
-
 
 def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool = True) -> list:
     """qddot of every loop of a chain of coupled loops, O(n + m).
@@ -1561,11 +980,10 @@ def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool
     [(4,), (4,)]
     """
     where = "rcr.series_accelerations"
-    _series(series, where)
+    qs, qds = check_series_states(series, qs, qds, where=where, check=check)
     if tally is not None:
         from .refpoint import Tally
         _check.instance(tally, Tally, "tally", where=where, hint="give None or a rfda_teach.refpoint.Tally()")
-    qs, qds = _series_states(series, qs, qds, where, check)
     k = len(series.loops)
     topos = [topology(L, "acs") for L in series.loops]
     kins = []
@@ -1606,8 +1024,7 @@ def series_poses(series: LoopSeries, qs) -> list:
     [(3, 3), (3, 3)]
     """
     where = "rcr.series_poses"
-    _series(series, where)
-    qs, _ = _series_states(series, qs, None, where, None)
+    qs, _ = check_series_states(series, qs, None, where=where, check=None)
     frames, out = [], []
     for j, L in enumerate(series.loops):
         topo = topology(L, "acs")

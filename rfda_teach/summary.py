@@ -1,8 +1,8 @@
 """How a record describes itself: the one-line ``repr`` and the notebook table.
 
 Every model record (:class:`~rfda_teach.system.System`, :class:`~rfda_teach.kane.KaneSystem`,
-:class:`~rfda_teach.refpoint.Model`, :class:`~rfda_teach.rcr.LoopMechanism`,
-:class:`~rfda_teach.rcr.LoopSeries`) prints one line and shows, in a notebook, that line above a
+:class:`~rfda_teach.refpoint.Model`, :class:`~rfda_teach.loops.LoopMechanism`,
+:class:`~rfda_teach.loops.LoopSeries`) prints one line and shows, in a notebook, that line above a
 folded table (IPython's ``_repr_html_``); every result record (``RFDAResult``, ``DAEResult``,
 the trajectories, ...) prints one line of sizes and the few scalars a reader wants, never a whole
 array.  The three helpers here are the pieces those methods share.

@@ -71,11 +71,13 @@ def pytest_sessionfinish(session):
 
 # The order in which the two workers take the tests (pyproject: --dist loadgroup
 # --no-loadscope-reorder, so xdist hands out the work units in this order, each to the first free
-# worker).  First the two long units that need nothing: the book build (xdist group "book", with
-# the checks of its HTML) and the editions; then nbval over the student edition in chunks, the unit
+# worker).  First the two long units that need nothing built: the book (xdist group "book": the
+# build, the checks of its HTML, then the PDF, typeset as soon as the build is done, on the same
+# worker) and the editions with JupyterLab; then nbval over the student edition in chunks, the unit
 # tests, the tests of the compiled path (by then its background compilation is done); last what
-# reads the built book: the PDF and the student HTML book (largest first), then the pages in
-# Chromium, one test at a time, so that both workers finish together.
+# else reads the built book: the student HTML book, then the pages in Chromium, one test at a
+# time, so that both workers finish together.  (The PDF as a unit of its own went, as the second
+# unit, to either worker: on the one that did not build, it waited for the build.)
 _AFTER_BUILD = ("tests/test_browser.py", "tests/test_scene3d.py")
 
 
@@ -88,17 +90,16 @@ def _group(item) -> str:
 
 def _rank(item) -> int:
     group, path = _group(item), item.nodeid
-    if group in ("book", "editions"):
-        return 0
+    order = {"book": 0, "editions": 1, "student_html": 7}
+    if group in order:
+        return order[group]
     if group.startswith("nbval"):
-        return 1
-    if group in ("pdf", "student_html"):
-        return 4
-    if path.startswith(_AFTER_BUILD):
-        return 5
-    if path.startswith(_NUMBA_TESTS):
         return 3
-    return 2
+    if path.startswith(_AFTER_BUILD):
+        return 8
+    if path.startswith(_NUMBA_TESTS):
+        return 5
+    return 4
 
 
 def pytest_collection_modifyitems(session, config, items):

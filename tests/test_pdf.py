@@ -19,7 +19,7 @@ import pytest
 
 from bookbuild import ROOT, _build_lock, build_book
 
-pytestmark = pytest.mark.xdist_group("pdf")   # after the build (it reuses its cache), on a free worker
+pytestmark = pytest.mark.xdist_group("book")   # right after the build, on its worker (its cache)
 
 LATEX = ROOT / "_build" / "latex"
 PDF = LATEX / "rfda_teach.pdf"

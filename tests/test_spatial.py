@@ -70,7 +70,7 @@ def test_numba_and_sympy_twins_equal_spatial():
         assert np.allclose(np.array(A(x), float), spatial.planar_rotation(x))
 
 
-@pytest.mark.parametrize("mod", ["bodies", "models", "kane", "rcr", "refpoint"])
+@pytest.mark.parametrize("mod", ["bodies", "models", "kane", "loops", "rcr", "refpoint"])
 def test_one_gravity_and_one_tolerance(mod):
     import importlib
     m = importlib.import_module(f"rfda_teach.{mod}")

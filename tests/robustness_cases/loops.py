@@ -1,4 +1,4 @@
-"""Bad-input cases for the closed loops: rfda_teach.rcr and rfda_teach.loopref
+"""Bad-input cases for the closed loops: rfda_teach.loops, rfda_teach.rcr and rfda_teach.loopref
 (see tests/robustness_cases/__init__.py for the format).
 
 Every case fails at entry (validation or the O(n) loop-consistency check), so nothing here integrates
@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from rfda_teach import loopref, rcr
+from rfda_teach import loopref, loops, rcr
 from rfda_teach.bodies import Body
 from rfda_teach.errors import ConstraintViolationError, ModelError
 
 from robustness_cases import Case
 
 NAN, INF = float("nan"), float("inf")
-FB = rcr.five_bar()
+FB = loops.five_bar()
 Z5 = np.zeros(5)
 Q0 = FB.q0
 OPEN = FB.q0 + 0.1                                   # positions that do not close the loop
 BAD_QD = np.ones(5)                                  # speeds that violate the velocity constraint
-SERIES = rcr.loop_series(2)
+SERIES = loops.loop_series(2)
 QS = [L.q0 for L in SERIES.loops]
 QDS = [np.zeros(4), np.zeros(4)]
 ROD = Body("planar", 1.0, 1.0 / 12.0)
@@ -39,8 +39,8 @@ MODEL_FUNCS = {
     "rcr.accelerations": lambda m: rcr.accelerations(m, Q0, Z5),
     "rcr.dependent_velocities": lambda m: rcr.dependent_velocities(m, Q0, Z5),
     "rcr.solve_dependents": lambda m: rcr.solve_dependents(m, Q0),
-    "rcr.closure": lambda m: rcr.closure(m, Q0),
-    "rcr.closure_jacobian": lambda m: rcr.closure_jacobian(m, Q0),
+    "loops.closure": lambda m: loops.closure(m, Q0),
+    "loops.closure_jacobian": lambda m: loops.closure_jacobian(m, Q0),
     "rcr.selection_sigma": lambda m: rcr.selection_sigma(m, Q0, ("q2", "q3", "q5")),
     "rcr.energy": lambda m: rcr.energy(m, Q0, Z5),
     "rcr.simulate": lambda m: rcr.simulate(m, "acs", 1.0),
@@ -48,7 +48,7 @@ MODEL_FUNCS = {
     "rcr.tree_accelerations": lambda m: rcr.tree_accelerations(m, Q0, Z5),
     "rcr.count_multiplications": lambda m: rcr.count_multiplications(m),
     "rcr.recursive_inertias": lambda m: rcr.recursive_inertias(m, Q0, [0, 1]),
-    "rcr.check_state": lambda m: rcr.check_state(m, Q0, Z5),
+    "loops.check_state": lambda m: loops.check_state(m, Q0, Z5),
     "loopref.open_chain": lambda m: loopref.open_chain(m),
     "loopref.chain_state": lambda m: loopref.chain_state(m, Q0, Z5),
     "loopref.dae_accelerations": lambda m: loopref.dae_accelerations(m, Q0, Z5),
@@ -57,12 +57,16 @@ MODEL_FUNCS = {
     "loopref.sympy_simulate": lambda m: loopref.sympy_simulate(m, 1.0),
     "loopref.multiplier_accelerations": lambda m: loopref.multiplier_accelerations(m, Q0, Z5),
     "loopref.count_multiplications": lambda m: loopref.count_multiplications(m),
+    "loops.check_model": lambda m: loops.check_model(m),
+    "loops.check_q": lambda m: loops.check_q(m, Q0),
+    "loops.check_closed": lambda m: loops.check_closed(m, Q0),
+    "loops.dependent_indices": lambda m: loops.dependent_indices(m, ("q2",)),
 }
-add("rcr.check_state-open", lambda: rcr.check_state(FB, Q0 + 0.1, Z5), ConstraintViolationError,
+add("loops.check_state-open", lambda: loops.check_state(FB, Q0 + 0.1, Z5), ConstraintViolationError,
     "q does not close loop 'five-bar'")
-add("rcr.check_series_states-series", lambda: rcr.check_series_states(FB, [Q0], [Z5]), ModelError,
+add("loops.check_series_states-series", lambda: loops.check_series_states(FB, [Q0], [Z5]), ModelError,
     "series must be a LoopSeries")
-add("rcr.check_series_states-length", lambda: rcr.check_series_states(rcr.loop_series(2), [Q0], [Z5]),
+add("loops.check_series_states-length", lambda: loops.check_series_states(loops.loop_series(2), [Q0], [Z5]),
     ModelError, "qs must be a list of 2 vectors")
 for name, f in MODEL_FUNCS.items():
     for tag, bad in (("none", None), ("str", "five-bar"), ("int", 5), ("list", [1.0, 2.0]),
@@ -89,8 +93,8 @@ Q_FUNCS = {
     "rcr.accelerations": lambda q: rcr.accelerations(FB, q, Z5),
     "rcr.dependent_velocities": lambda q: rcr.dependent_velocities(FB, q, Z5),
     "rcr.solve_dependents": lambda q: rcr.solve_dependents(FB, q),
-    "rcr.closure": lambda q: rcr.closure(FB, q),
-    "rcr.closure_jacobian": lambda q: rcr.closure_jacobian(FB, q),
+    "loops.closure": lambda q: loops.closure(FB, q),
+    "loops.closure_jacobian": lambda q: loops.closure_jacobian(FB, q),
     "rcr.selection_sigma": lambda q: rcr.selection_sigma(FB, q, ("q2", "q3", "q5")),
     "rcr.energy": lambda q: rcr.energy(FB, q, Z5),
     "rcr.body_poses": lambda q: rcr.body_poses(FB, q),
@@ -100,6 +104,8 @@ Q_FUNCS = {
     "loopref.dae_accelerations": lambda q: loopref.dae_accelerations(FB, q, Z5),
     "loopref.multiplier_accelerations": lambda q: loopref.multiplier_accelerations(FB, q, Z5),
     "loopref.dae_simulate-q0": lambda q: loopref.dae_simulate(FB, 1.0, q0=q),
+    "loops.check_q": lambda q: loops.check_q(FB, q),
+    "loops.check_closed": lambda q: loops.check_closed(FB, q),
 }
 QD_FUNCS = {
     "rcr.accelerations": lambda qd: rcr.accelerations(FB, Q0, qd),
@@ -130,6 +136,7 @@ for tag, bad, match in (("none", None, "non-empty sequence"), ("empty", [], "non
 
 # ----------------------------------------------------------------------------- inconsistent states (item 5)
 OPEN_STATE = {
+    "loops.check_closed": lambda: loops.check_closed(FB, OPEN),
     "rcr.accelerations": lambda: rcr.accelerations(FB, OPEN, Z5),
     "rcr.dependent_velocities": lambda: rcr.dependent_velocities(FB, OPEN, Z5),
     "rcr.energy": lambda: rcr.energy(FB, OPEN, Z5),
@@ -141,10 +148,10 @@ OPEN_STATE = {
     "loopref.series_dae_accelerations": lambda: loopref.series_dae_accelerations(SERIES, [QS[0] + 0.1, QS[1]], QDS),
     "loopref.series_multiplier_accelerations":
         lambda: loopref.series_multiplier_accelerations(SERIES, [QS[0] + 0.1, QS[1]], QDS),
-    "rcr.simulate-model-q0": lambda: rcr.simulate(rcr.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents),
+    "rcr.simulate-model-q0": lambda: rcr.simulate(loops.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents),
                                                   "acs", 1.0),
     "loopref.sympy_simulate-model-q0":
-        lambda: loopref.sympy_simulate(rcr.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents), 1.0),
+        lambda: loopref.sympy_simulate(loops.LoopMechanism("open", FB.bodies, J, OPEN, FB.dependents), 1.0),
 }
 for name, call in OPEN_STATE.items():
     add(f"{name}-open-loop", call, ConstraintViolationError, r"does not close loop .*solve_dependents")
@@ -188,6 +195,8 @@ for tag, v in (("nan", NAN), ("neg", -1.0), ("str", "20")):
             ModelError, p)
 for tag, v in (("str", "yes"), ("none", None), ("int", 1)):
     add(f"rcr.accelerations-check-{tag}", lambda v=v: rcr.accelerations(FB, Q0, Z5, check=v), ModelError, "check")
+    add(f"loops.check_closed-check-{tag}", lambda v=v: loops.check_closed(FB, Q0, check=v), ModelError, "check")
+    add(f"loops.closure-check-{tag}", lambda v=v: loops.closure(FB, Q0, check=v), ModelError, "check")
     add(f"loopref.dae_simulate-check-{tag}", lambda v=v: loopref.dae_simulate(FB, 1.0, check=v), ModelError,
         "check")
     add(f"rcr.count_multiplications-by_step-{tag}", lambda v=v: rcr.count_multiplications(FB, by_step=v),
@@ -209,6 +218,7 @@ DEP_FUNCS = {
     "rcr.selection_sigma": lambda d: rcr.selection_sigma(FB, Q0, d),
     "rcr.simulate": lambda d: rcr.simulate(FB, "acs", 1.0, dependents=d),
     "rcr.topology": lambda d: rcr.topology(FB, "acs", d),
+    "loops.dependent_indices": lambda d: loops.dependent_indices(FB, d),
 }
 for name, f in DEP_FUNCS.items():
     for tag, d, match in (("str", "q2", "tuple of coordinate names"), ("unknown", ("q2", "q3", "q9"), "q9"),
@@ -240,13 +250,13 @@ for tag, kw, match in (("kind", {"kind": "spherical"}, "kind='spherical'"), ("ki
                        ("angle-str", {"kind": "revolute", "child_angle": "0"}, "child_angle"),
                        ("angle-none", {"kind": "prismatic", "child_angle": None}, "child_angle"),
                        ("name-int", {"kind": "revolute", "name": 3}, "name")):
-    add(f"rcr.LoopJoint-{tag}", lambda kw=kw: rcr.LoopJoint(**kw), ModelError, match)
+    add(f"loops.LoopJoint-{tag}", lambda kw=kw: loops.LoopJoint(**kw), ModelError, match)
 
 
 def mech(**kw):
     args = dict(name="m", bodies=FB.bodies, joints=J, q0=Q0, dependents=FB.dependents)
     args.update(kw)
-    return rcr.LoopMechanism(**args)
+    return loops.LoopMechanism(**args)
 
 
 for tag, kw, match in (
@@ -268,43 +278,43 @@ for tag, kw, match in (
         ("names-short", {"names": ("a", "b")}, "names"), ("names-repeat", {"names": ("a",) * 5}, "names"),
         ("names-str", {"names": "abcde"}, "names"), ("m", {"m": 2}, "m = 2"),
         ("name-none", {"name": None}, "name")):
-    add(f"rcr.LoopMechanism-{tag}", lambda kw=kw: mech(**kw), ModelError, match)
+    add(f"loops.LoopMechanism-{tag}", lambda kw=kw: mech(**kw), ModelError, match)
 
 for tag, call, match in (
-        ("gravity-nan", lambda: rcr.five_bar(gravity=NAN), "gravity is nan"),
-        ("gravity-str", lambda: rcr.five_bar(gravity="9.81"), "gravity"),
-        ("gravity-vector", lambda: rcr.five_bar(gravity=(0.0, -9.81)), "gravity")):
-    add(f"rcr.five_bar-{tag}", call, ModelError, match)
+        ("gravity-nan", lambda: loops.five_bar(gravity=NAN), "gravity is nan"),
+        ("gravity-str", lambda: loops.five_bar(gravity="9.81"), "gravity"),
+        ("gravity-vector", lambda: loops.five_bar(gravity=(0.0, -9.81)), "gravity")):
+    add(f"loops.five_bar-{tag}", call, ModelError, match)
 for tag, call, match in (
-        ("gravity-inf", lambda: rcr.four_bar(gravity=INF), "gravity"),
-        ("crank-nan", lambda: rcr.four_bar(crank_angle=NAN), "crank_angle"),
-        ("crank-str", lambda: rcr.four_bar(crank_angle="90"), "crank_angle")):
-    add(f"rcr.four_bar-{tag}", call, ModelError, match)
+        ("gravity-inf", lambda: loops.four_bar(gravity=INF), "gravity"),
+        ("crank-nan", lambda: loops.four_bar(crank_angle=NAN), "crank_angle"),
+        ("crank-str", lambda: loops.four_bar(crank_angle="90"), "crank_angle")):
+    add(f"loops.four_bar-{tag}", call, ModelError, match)
 for tag, n, match in (("three", 3, "n is 3"), ("zero", 0, "n is 0"), ("neg", -4, "n is -4"),
                       ("float", 6.0, "n must be an integer"), ("str", "6", "n must be an integer"),
                       ("none", None, "n must be an integer"), ("bool", True, "n must be an integer")):
-    add(f"rcr.loop_chain-n-{tag}", lambda n=n: rcr.loop_chain(n), ModelError, match)
+    add(f"loops.loop_chain-n-{tag}", lambda n=n: loops.loop_chain(n), ModelError, match)
 for tag, sd in (("neg", -1), ("str", "0"), ("float", 0.5)):
-    add(f"rcr.loop_chain-seed-{tag}", lambda sd=sd: rcr.loop_chain(6, seed=sd), ModelError, "seed")
+    add(f"loops.loop_chain-seed-{tag}", lambda sd=sd: loops.loop_chain(6, seed=sd), ModelError, "seed")
 for tag, k, match in (("zero", 0, "k is 0"), ("float", 2.0, "k must be an integer"),
                       ("str", "2", "k must be an integer"), ("none", None, "k must be an integer")):
-    add(f"rcr.loop_series-k-{tag}", lambda k=k: rcr.loop_series(k), ModelError, match)
-add("rcr.loop_series-gravity-nan", lambda: rcr.loop_series(2, gravity=NAN), ModelError, "gravity")
+    add(f"loops.loop_series-k-{tag}", lambda k=k: loops.loop_series(k), ModelError, match)
+add("loops.loop_series-gravity-nan", lambda: loops.loop_series(2, gravity=NAN), ModelError, "gravity")
 
-L4 = rcr.four_bar()
+L4 = loops.four_bar()
 for tag, call, match in (
-        ("attach-count", lambda: rcr.LoopSeries((L4, L4), ()), "attachments"),
-        ("attach-later", lambda: rcr.LoopSeries((L4, L4), ((1, 2),)), "earlier loop"),
-        ("attach-body", lambda: rcr.LoopSeries((L4, L4), ((0, 7),)), "no body 7"),
-        ("attach-pair", lambda: rcr.LoopSeries((L4, L4), ((0,),)), r"attach\[0\]"),
-        ("attach-float", lambda: rcr.LoopSeries((L4, L4), ((0, 2.0),)), r"attach\[0\]"),
-        ("attach-str", lambda: rcr.LoopSeries((L4, L4), "0,2"), "attach"),
-        ("loops-empty", lambda: rcr.LoopSeries((), ()), "loops"),
-        ("loops-str", lambda: rcr.LoopSeries("four-bar", ()), "loops"),
-        ("loops-entry", lambda: rcr.LoopSeries((L4, "x"), ((0, 2),)), r"loops\[1\]"),
-        ("gravity", lambda: rcr.LoopSeries((L4, rcr.four_bar(gravity=1.62)), ((0, 2),)), "gravity"),
-        ("name", lambda: rcr.LoopSeries((L4,), (), name=None), "name")):
-    add(f"rcr.LoopSeries-{tag}", call, ModelError, match)
+        ("attach-count", lambda: loops.LoopSeries((L4, L4), ()), "attachments"),
+        ("attach-later", lambda: loops.LoopSeries((L4, L4), ((1, 2),)), "earlier loop"),
+        ("attach-body", lambda: loops.LoopSeries((L4, L4), ((0, 7),)), "no body 7"),
+        ("attach-pair", lambda: loops.LoopSeries((L4, L4), ((0,),)), r"attach\[0\]"),
+        ("attach-float", lambda: loops.LoopSeries((L4, L4), ((0, 2.0),)), r"attach\[0\]"),
+        ("attach-str", lambda: loops.LoopSeries((L4, L4), "0,2"), "attach"),
+        ("loops-empty", lambda: loops.LoopSeries((), ()), "loops"),
+        ("loops-str", lambda: loops.LoopSeries("four-bar", ()), "loops"),
+        ("loops-entry", lambda: loops.LoopSeries((L4, "x"), ((0, 2),)), r"loops\[1\]"),
+        ("gravity", lambda: loops.LoopSeries((L4, loops.four_bar(gravity=1.62)), ((0, 2),)), "gravity"),
+        ("name", lambda: loops.LoopSeries((L4,), (), name=None), "name")):
+    add(f"loops.LoopSeries-{tag}", call, ModelError, match)
 
 for tag, qs, match in (("none", None, "qs"), ("one", QS[:1], "qs"), ("str", "q", "qs"),
                        ("nan", [QS[0], [NAN, 0, 0, 0]], r"loop 1.*q\[0\] is nan"),
@@ -328,6 +338,13 @@ for tag, r, match in (("short", [1.0], r"r has shape \(1,\)"), ("nan", [NAN, 0.0
 for tag, b, match in (("str", "rod", "body must be a Body"), ("int", 1, "body must be a Body"),
                       ("spatial", Body("spatial", 1.0, np.eye(3)), "planar")):
     add(f"rcr.spatial_inertia-{tag}", lambda b=b: rcr.spatial_inertia(b), ModelError, match)
+    add(f"loops.check_body-{tag}", lambda b=b: loops.check_body(b), ModelError, match)
+add("loops.check_body-what", lambda: loops.check_body(ROD, 3), ModelError, "what must be a str")
+add("loops.check_q-what", lambda: loops.check_q(FB, Q0, 3), ModelError, "what must be a str")
+for tag, kw, match in (("q", {"q": NAN}, "q is nan"), ("q-str", {"q": "0"}, "q must be a real number"),
+                       ("sign", {"q": 0.0, "sign": 0.5}, "sign is 0.5"), ("sign-str", {"q": 0.0, "sign": "-"}, "sign")):
+    add(f"loops.LoopJoint.transform-{tag}", lambda kw=kw: J[0].transform(**kw), ModelError, match)
+add("loops.LoopJoint.joint_frame-sign", lambda: J[0].joint_frame(0.0), ModelError, "sign is 0.0")
 
 # rcr.reduction_step (eq. 34, 36)
 for tag, R, match in (("shape", np.eye(2), r"R_next has shape \(2, 2\)"), ("nan", np.full((3, 3), NAN), "R_next"),
@@ -349,4 +366,8 @@ EXEMPT: dict = {
     "rcr.ReductionStep": "a plain result record returned by rcr.reduction_step (NamedTuple)",
     "loopref.RefResult": "a plain result record returned by loopref.dae_simulate / sympy_simulate (NamedTuple)",
 }
+# the mechanism record moved to rfda_teach.loops; rcr re-exports it (the same objects), covered above as loops.*
+EXEMPT.update({f"rcr.{name}": f"re-exported from rfda_teach.loops (the same object), covered as loops.{name}"
+               for name in ("LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "loop_chain",
+                            "loop_series", "closure", "closure_jacobian", "check_state", "check_series_states")})
 

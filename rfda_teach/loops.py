@@ -1,0 +1,797 @@
+"""The closed-loop mechanism record: planar loops of one-dof joints, chains of coupled loops, their
+builders and the checks of a state.
+
+Both the recursive coordinate reduction (:mod:`rfda_teach.rcr`) and the references that share no code
+with it (:mod:`rfda_teach.loopref`) read the mechanism from here; this module imports neither.
+
+The mechanism
+-------------
+A :class:`LoopMechanism` is a single closed loop of n one-dof joints (:class:`LoopJoint`, revolute or
+prismatic): joint 1 connects the ground to body 1, joint k connects body k-1 to body k, and joint n
+connects body n-1 back to the ground.  Followed from the ground, the chain ground -> 1 -> ... -> n-1
+ends, through joint n, at a massless *phantom* copy of the ground (body n of Critchley & Anderson); the
+loop is closed when the phantom lies on the ground, i.e. when the closure residual (theta, x, y) of
+eq. (23), :func:`closure`, is zero.  Its Jacobian :func:`closure_jacobian` has the columns
+a_k = (^kS^n)^T P_k^k of eq. (26), (31): the phantom's spatial velocity (omega_z, v_x, v_y) for a unit
+rate of joint k.  A :class:`LoopSeries` couples loops in a chain, each based on a body of an earlier one.
+
+Builders: the five-bar of §6 (:func:`five_bar`), a crank-rocker :func:`four_bar`, the n-bar loops of the
+benchmark (:func:`loop_chain`) and k coupled four-bars (:func:`loop_series`).
+
+Inputs and states
+-----------------
+Every public function checks its arguments through :mod:`rfda_teach._check` and raises a
+:class:`~rfda_teach.errors.ModelError` naming the argument; :func:`check_model`, :func:`check_q`,
+:func:`check_body` and :func:`dependent_indices` are those checks, for every module that takes a loop.
+A state (q, qd) must close its loop: every entry of the closure residual within :data:`CLOSURE_TOL`
+= 1e-6 (rad, m) and every entry of J_c qd within 1e-6 max(1, |qd|); otherwise
+:class:`~rfda_teach.errors.ConstraintViolationError` names the loop and the residual and points to
+:func:`rfda_teach.rcr.solve_dependents` / :func:`rfda_teach.rcr.dependent_velocities`
+(:func:`check_state`, :func:`check_closed`, :func:`check_series_states`; O(n), ``check=False`` skips it
+in inner loops).
+
+Examples
+--------
+>>> import numpy as np
+>>> from rfda_teach import loops
+>>> fb = loops.five_bar()
+>>> fb.n, fb.m, fb.dependents
+(5, 3, ('q2', 'q3', 'q5'))
+>>> float(np.abs(loops.closure(fb, fb.q0)).max()) < 1e-14
+True
+>>> loops.closure_jacobian(fb, fb.q0).shape            # m x n
+(3, 5)
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _check
+from .bodies import Body
+from .errors import ConstraintViolationError, ModelError
+from .spatial import G0
+from .summary import count_by_kind, html_table
+
+__all__ = ["LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "loop_chain", "loop_series",
+           "closure", "closure_jacobian", "dependent_indices", "check_model", "check_body", "check_q",
+           "check_state", "check_closed", "check_series_states"]
+
+CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
+_ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
+
+
+# ----------------------------------------------------------------------------- joint geometry
+
+def _frame(p, a) -> np.ndarray:
+    """F(p, a): the homogeneous 3 x 3 transform of a frame at point p turned by angle a."""
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s, p[0]], [s, c, p[1]], [0.0, 0.0, 1.0]])
+
+
+def _motion(kind: str, q: float) -> np.ndarray:
+    """M(q): a turn by q about z (revolute) or a slide by q along x (prismatic)."""
+    if kind == "revolute":
+        return _frame((0.0, 0.0), q)
+    return np.array([[1.0, 0.0, q], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _inv(T: np.ndarray) -> np.ndarray:
+    """The inverse of a planar rigid transform."""
+    c, s, x, y = T[0, 0], T[1, 0], T[0, 2], T[1, 2]
+    return np.array([[c, s, -c * x - s * y], [-s, c, s * x - c * y], [0.0, 0.0, 1.0]])
+
+
+def _fixed(T: np.ndarray) -> np.ndarray:
+    """T made read-only (a joint's constant frames are shared with every caller of :meth:`LoopJoint.joint_frame`)."""
+    T.setflags(write=False)
+    return T
+
+
+def _sign(sign, where: str) -> float:
+    """``sign`` checked: 1.0 for a joint as built, -1.0 for a joint worked backwards."""
+    sign = _check.scalar(sign, "sign", where=where)
+    if sign not in (1.0, -1.0):
+        raise ModelError(f"{where}: sign is {sign}; give 1.0 (the joint as built) or -1.0 (worked backwards)")
+    return sign
+
+
+# ----------------------------------------------------------------------------- the records
+
+@dataclass(frozen=True, eq=False)
+class LoopJoint:
+    """A one-dof planar joint, with the geometry conventions of :class:`rfda_teach.joints.Joint`.
+
+    The joint frame sits at ``parent_point`` (parent axes) turned by ``parent_angle``; the child's
+    joint point is ``child_point`` (child axes) and its joint frame is turned by ``child_angle``.
+    A revolute joint turns the child frame by q about z, a prismatic joint slides it by q along the
+    joint frame's x axis.
+
+    Examples
+    --------
+    >>> LoopJoint("revolute", parent_point=(1.0, 0.0)).kind
+    'revolute'
+    """
+
+    kind: str
+    parent_point: object = (0.0, 0.0)
+    child_point: object = (0.0, 0.0)
+    parent_angle: float = 0.0
+    child_angle: float = 0.0
+    name: str = ""
+
+    def __post_init__(self):
+        _check.instance(self.name, str, "name", where="loops.LoopJoint", hint="give the coordinate's name, e.g. 'q1'")
+        where = f"loops.LoopJoint {self.name!r}" if self.name else "loops.LoopJoint"
+        _check.choice(self.kind, ("revolute", "prismatic"), "kind", where=where)
+        for nm in ("parent_point", "child_point"):
+            object.__setattr__(self, nm, _check.vector(getattr(self, nm), 2, nm, where=where,
+                                                       hint="two finite numbers (x, y) in the body's axes"))
+        for nm in ("parent_angle", "child_angle"):
+            object.__setattr__(self, nm, _check.scalar(getattr(self, nm), nm, where=where))
+        # constant joint frames, computed once (read-only): F(pp, pa), F(cp, ca) and its inverse
+        object.__setattr__(self, "_Fp", _fixed(_frame(self.parent_point, self.parent_angle)))
+        object.__setattr__(self, "_Fc", _fixed(_frame(self.child_point, self.child_angle)))
+        object.__setattr__(self, "_Fci", _fixed(_inv(self._Fc)))
+
+    def joint_frame(self, sign: float = 1.0, *, check: bool = True) -> np.ndarray:
+        """The joint frame (homogeneous 3 x 3, read-only) in the axes of the body the joint hangs from in a
+        tree: F(parent_point, parent_angle) in the parent's axes, or, for the joint worked backwards
+        (``sign`` = -1.0, the child then being the inboard body), F(child_point, child_angle) in the child's
+        axes.  ``check=False`` skips the check of ``sign``.
+
+        Examples
+        --------
+        >>> jt = LoopJoint("revolute", parent_point=(1.0, 0.0), child_point=(-0.5, 0.0))
+        >>> jt.joint_frame()[:2, 2], jt.joint_frame(-1.0)[:2, 2]
+        (array([1., 0.]), array([-0.5,  0. ]))
+        """
+        if check:
+            sign = _sign(sign, "loops.LoopJoint.joint_frame")
+        return self._Fp if sign > 0 else self._Fc
+
+    def transform(self, q, sign: float = 1.0, *, check: bool = True) -> np.ndarray:
+        """The child's frame in the parent's axes at coordinate ``q``: F(pp, pa) M(q) F(cp, ca)^-1, M the turn
+        by q about z (revolute) or the slide by q along x (prismatic); for ``sign`` = -1.0 (the joint worked
+        backwards) the parent's frame in the child's axes, its inverse.  ``check=False`` skips the checks
+        of ``q`` and ``sign`` (for the recursions).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> jt = LoopJoint("prismatic")
+        >>> jt.transform(0.5)[:2, 2]                  # slid 0.5 along x
+        array([0.5, 0. ])
+        >>> bool(np.allclose(jt.transform(0.5) @ jt.transform(0.5, -1.0), np.eye(3)))
+        True
+        """
+        if check:
+            where = "loops.LoopJoint.transform"
+            q = _check.scalar(q, "q", where=where)
+            sign = _sign(sign, where)
+        if sign > 0:
+            return self._Fp @ _motion(self.kind, q) @ self._Fci
+        return self._Fc @ _motion(self.kind, -q) @ _inv(self._Fp)
+
+
+@dataclass(frozen=True, eq=False)
+class LoopMechanism:
+    """A planar single closed loop of one-dof joints (see the module docstring for the numbering).
+
+    ``bodies[k-1]`` is body k (k = 1..n-1); ``joints[k-1]`` is joint k (coordinate q_k).
+    ``dependents`` is the default ACS selection and ``split`` the number of joints worked
+    backwards in the GCL topology (:func:`rfda_teach.rcr.topology`).
+
+    Examples
+    --------
+    >>> fb = five_bar()
+    >>> fb.n, fb.m, fb.names
+    (5, 3, ('q1', 'q2', 'q3', 'q4', 'q5'))
+    """
+
+    name: str
+    bodies: tuple
+    joints: tuple
+    q0: object
+    dependents: tuple
+    split: int = 1
+    gravity: object = (0.0, -G0)
+    names: tuple = ()
+    m: int = 3
+    n: int = field(init=False)
+
+    def __repr__(self) -> str:
+        """One line: name, bodies, joints by kind, closure rows, dependents.
+
+        Examples
+        --------
+        >>> five_bar()  # doctest: +ELLIPSIS
+        LoopMechanism 'five-bar': 4 planar bodies; joints 3 revolute + 2 prismatic; ... dependents ('q2', 'q3', 'q5')
+        """
+        joints = count_by_kind(jt.kind for jt in self.joints)
+        return (f"LoopMechanism {self.name!r}: {len(self.bodies)} planar bodies; joints {joints}; "
+                f"{self.m} closure rows; dependents {tuple(self.dependents)}")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per joint in loop order (joint k connects body k-1 to body k, the ground at both ends; see
+        the module docstring) with its coordinate, kind, q0 and whether it is a dependent of the ACS selection.
+
+        Examples
+        --------
+        >>> fb = five_bar()
+        >>> fb._repr_html_().count("<tr>") == 1 + fb.n
+        True
+        """
+        def body(k):
+            return "ground" if k in (0, self.n) else self.bodies[k - 1].name
+
+        rows = [(k, nm, jt.kind, f"{body(k - 1)} – {body(k)}", f"{q + 0.0:.4g}",
+                 "dependent" if nm in self.dependents else "independent")
+                for k, (nm, jt, q) in enumerate(zip(self.names, self.joints, self.q0), start=1)]
+        return html_table(repr(self), ("joint", "coordinate", "kind", "connects", "q0", "ACS selection"), rows,
+                          "joints in loop order")
+
+    def __post_init__(self):
+        _check.instance(self.name, str, "name", where="loops.LoopMechanism", hint="give the mechanism a name")
+        where = f"loops.LoopMechanism {self.name!r}"
+        for nm, cls, hint in (("joints", LoopJoint, "a tuple of loops.LoopJoint, joint 1 first"),
+                              ("bodies", Body, "a tuple of planar rfda_teach.bodies.Body, body 1 first")):
+            seq = getattr(self, nm)
+            if isinstance(seq, (str, bytes)) or not isinstance(seq, (tuple, list)):
+                raise ModelError(f"{where}: {nm} must be {hint}, got {type(seq).__name__}")
+            for i, x in enumerate(seq):
+                _check.instance(x, cls, f"{nm}[{i}]", where=where, hint=f"{nm} must be {hint}")
+            object.__setattr__(self, nm, tuple(seq))
+        n = len(self.joints)
+        if self.m != 3:
+            raise ModelError(f"{where}: m = {self.m!r}; a planar loop has m = 3 closure constraints")
+        if n < self.m + 1:
+            raise ModelError(f"{where}: a planar loop needs at least {self.m + 1} joints, got {n}")
+        if len(self.bodies) != n - 1:
+            raise ModelError(f"{where}: a loop of {n} joints has {n - 1} bodies, got {len(self.bodies)}; "
+                             "the last joint connects body n-1 back to the ground")
+        for i, b in enumerate(self.bodies):
+            check_body(b, f"bodies[{i}]", where=where)
+        names = self.names
+        if isinstance(names, (str, bytes)) or not isinstance(names, (tuple, list)) or \
+                not all(isinstance(x, str) for x in names):
+            raise ModelError(f"{where}: names must be a tuple of {n} distinct strings such as ('q1', ...), "
+                             f"got {names!r}")
+        names = tuple(names) or tuple(f"q{k + 1}" for k in range(n))
+        if len(names) != n or len(set(names)) != n:
+            raise ModelError(f"{where}: names must be {n} distinct strings (one per joint), got {names!r}")
+        object.__setattr__(self, "q0", _check.vector(self.q0, n, "q0", where=where,
+                                                     hint=f"{n} entries, one per joint"))
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "gravity", _check.vector(self.gravity, 2, "gravity", where=where,
+                                                          hint="the planar gravity vector (g_x, g_y) in m/s^2"))
+        object.__setattr__(self, "dependents", tuple(names[i] for i in _dep_indices(self, self.dependents,
+                                                                                       where)))
+        split = _check.positive_int(self.split, "split", where=where)
+        if not 1 <= split <= n - self.m:
+            raise ModelError(f"{where}: split = {split}; the GCL base branch needs "
+                             f"between 1 and {n - self.m} joints")
+
+
+@dataclass(frozen=True, eq=False)
+class LoopSeries:
+    """Loops coupled in a chain: loop 0 is based on the ground, loop j > 0 on body ``attach[j-1][1]``
+    (1-based) of loop ``attach[j-1][0]``.  Each loop's geometry is given in its base body's frame,
+    so each loop closes on its own; the loops are coupled through the base bodies' motion.
+
+    Examples
+    --------
+    >>> s = loop_series(3)
+    >>> len(s.loops), s.attach
+    (3, ((0, 2), (1, 2)))
+    """
+
+    loops: tuple
+    attach: tuple
+    name: str = "loop series"
+
+    def __repr__(self) -> str:
+        """One line: name and its loops.
+
+        Examples
+        --------
+        >>> loop_series(2)
+        LoopSeries '2 coupled four-bars': 2 coupled loops (four-bar, four-bar)
+        """
+        return (f"LoopSeries {self.name!r}: {len(self.loops)} coupled loops "
+                f"({', '.join(L.name for L in self.loops)})")
+
+    def _repr_html_(self) -> str:
+        """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
+        one row per loop with its name, joints, dependents and the body it is based on (the ground for
+        loop 0, body ``attach[j-1][1]`` of loop ``attach[j-1][0]`` for loop j).
+
+        Examples
+        --------
+        >>> loop_series(3)._repr_html_().count("<tr>")           # the header and the 3 loops
+        4
+        """
+        based = ["ground"] + [f"body {b} ({self.loops[i].bodies[b - 1].name}) of loop {i}" for i, b in self.attach]
+        rows = [(j, L.name, L.n, ", ".join(L.dependents), on) for j, (L, on) in enumerate(zip(self.loops, based))]
+        return html_table(repr(self), ("loop", "name", "joints", "dependents", "based on"), rows, "loops")
+
+    def __post_init__(self):
+        _check.instance(self.name, str, "name", where="loops.LoopSeries", hint="give the series a name")
+        where = f"loops.LoopSeries {self.name!r}"
+        loops, attach = self.loops, self.attach
+        for nm, x in (("loops", loops), ("attach", attach)):
+            if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)):
+                raise ModelError(f"{where}: {nm} must be a tuple, got {type(x).__name__}; give loops as a tuple of "
+                                 "loops.LoopMechanism and attach as a tuple of (loop, body) pairs")
+        if not loops:
+            raise ModelError(f"{where}: loops is empty; give at least one loops.LoopMechanism")
+        for j, L in enumerate(loops):
+            _check.instance(L, LoopMechanism, f"loops[{j}]", where=where, hint="every loop is a loops.LoopMechanism")
+        if len(attach) != len(loops) - 1:
+            raise ModelError(f"{where}: {len(loops)} loops need {len(loops) - 1} attachments, got {len(attach)}")
+        pairs = []
+        for j, ab in enumerate(attach, start=1):
+            ok = isinstance(ab, (tuple, list)) and len(ab) == 2 and all(
+                isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in ab)
+            if not ok:
+                raise ModelError(f"{where}: attach[{j - 1}] must be a pair of integers (loop, body), got {ab!r}")
+            i, b = int(ab[0]), int(ab[1])
+            if not 0 <= i < j:
+                raise ModelError(f"{where}: loop {j} must be based on a body of an earlier loop, got loop {i}")
+            if not 1 <= b <= len(loops[i].bodies):
+                raise ModelError(f"{where}: loop {i} has no body {b} (attach[{j - 1}]); its bodies are "
+                                 f"1..{len(loops[i].bodies)}")
+            pairs.append((i, b))
+        g = loops[0].gravity
+        for j, L in enumerate(loops):
+            if not np.array_equal(L.gravity, g):
+                raise ModelError(f"{where}: loops[{j}] has gravity {L.gravity} but loops[0] has {g}; the loops of "
+                                 "one series share one gravity")
+        object.__setattr__(self, "loops", tuple(loops))
+        object.__setattr__(self, "attach", tuple(pairs))
+
+
+# ----------------------------------------------------------------------------- input checks (one layer)
+
+def check_model(model, *, where: str = "") -> LoopMechanism:
+    """``model`` itself when it is a :class:`LoopMechanism`, else a :class:`~rfda_teach.errors.ModelError`
+    that says how to build one: the first check of every function that takes a loop.
+
+    Examples
+    --------
+    >>> check_model(five_bar()).name
+    'five-bar'
+    >>> check_model("five-bar", where="rcr.accelerations")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: rcr.accelerations: model must be a LoopMechanism, got str; build one with ...
+    """
+    return _check.instance(model, LoopMechanism, "model", where=where or "loops.check_model",
+                           hint="build one with rcr.five_bar(), rcr.four_bar(), rcr.loop_chain(n) or "
+                                "rcr.LoopMechanism(...)")
+
+
+def _series(series, where: str) -> LoopSeries:
+    return _check.instance(series, LoopSeries, "series", where=where,
+                           hint="build one with rcr.loop_series(k) or rcr.LoopSeries(loops, attach)")
+
+
+def check_body(body, what: str = "body", *, where: str = "") -> Body:
+    """``body`` itself when it is a planar :class:`rfda_teach.bodies.Body`, else a
+    :class:`~rfda_teach.errors.ModelError` naming it as ``what``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_body(Body("planar", 1.0, 0.1)).kind
+    'planar'
+    >>> check_body(Body("spatial", 1.0, np.eye(3)), where="rcr.spatial_inertia")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: rcr.spatial_inertia: body is a 'spatial' body; a planar loop needs ...
+    """
+    where = where or "loops.check_body"
+    what = _check.instance(what, str, "what", where=where)
+    _check.instance(body, Body, what, where=where, hint="give a rfda_teach.bodies.Body('planar', mass, J)")
+    if body.kind != "planar":
+        raise ModelError(f"{where}: {what} is a {body.kind!r} body; a planar loop needs Body('planar', mass, J)")
+    return body
+
+
+def check_q(model, q, what: str = "q", *, where: str = "") -> np.ndarray:
+    """``q`` as a finite float vector with one entry per coordinate of ``model`` (a
+    :class:`LoopMechanism`), else a :class:`~rfda_teach.errors.ModelError` naming it as ``what``; for
+    positions, speeds, accelerations or joint forces alike.  The loop need not close at ``q``.
+
+    Examples
+    --------
+    >>> check_q(five_bar(), [0.0, 1, 2, 3, 4])
+    array([0., 1., 2., 3., 4.])
+    >>> check_q(five_bar(), [0.0, 1.0], "qd", where="rcr.energy")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: rcr.energy: qd has shape (2,); it must be (5,) (5 entries, one per coordinate ...)
+    """
+    where = where or "loops.check_q"
+    check_model(model, where=where)
+    what = _check.instance(what, str, "what", where=where)
+    return _check_q(model, q, what, where)
+
+
+def _check_q(model, q, what: str = "q", where: str = "") -> np.ndarray:
+    """:func:`check_q` for a model known to be a :class:`LoopMechanism`."""
+    where = where or f"loop {model.name!r}"
+    return _check.vector(q, model.n, what, where=where,
+                         hint=f"{model.n} entries, one per coordinate {', '.join(model.names)}")
+
+
+def dependent_indices(model, dependents, *, where: str = "") -> tuple:
+    """A dependent set as sorted 0-based coordinate indices; ``dependents`` holds coordinate names
+    (``'q2'``) or 1-based numbers, each at most once (any number of them: a method checks how many it needs).
+
+    Examples
+    --------
+    >>> dependent_indices(five_bar(), ("q5", "q2", 3))
+    (1, 2, 4)
+    """
+    where = where or "loops.dependent_indices"
+    check_model(model, where=where)
+    return _dep_indices(model, dependents, where)
+
+
+def _dep_indices(model, deps, where: str = "") -> tuple:
+    """Dependent coordinates as sorted 0-based indices; accepts names ('q2') or 1-based ints."""
+    where = where or f"loop {model.name!r}"
+    if isinstance(deps, (str, bytes)) or not isinstance(deps, (tuple, list, np.ndarray)):
+        example = model.dependents if isinstance(model.dependents, tuple) and \
+            all(isinstance(d, str) for d in model.dependents) else tuple(model.names[-model.m:])
+        raise ModelError(f"{where}: dependents must be a tuple of coordinate names from {model.names}, e.g. "
+                         f"{example}, got {deps!r}")
+    out = []
+    for d in deps:
+        if isinstance(d, str):
+            if d not in model.names:
+                raise ModelError(f"{where}: unknown coordinate {d!r} in dependents; use names from {model.names}")
+            out.append(model.names.index(d))
+        elif isinstance(d, (numbers.Integral, np.integer)) and not isinstance(d, (bool, np.bool_)):
+            k = int(d) - 1
+            if not 0 <= k < len(model.joints):
+                raise ModelError(f"{where}: coordinate number {d} in dependents is out of range "
+                                 f"1..{len(model.joints)}")
+            out.append(k)
+        else:
+            raise ModelError(f"{where}: dependents entry {d!r} is neither a coordinate name nor a 1-based "
+                             f"number; use names from {model.names}")
+    if len(set(out)) != len(out):
+        raise ModelError(f"{where}: dependent set {tuple(deps)} repeats a coordinate")
+    return tuple(sorted(out))
+
+
+# ----------------------------------------------------------------------------- loop closure
+
+def _chain_frames(model, q) -> list:
+    """Frames (homogeneous 3 x 3, world) of bodies 1..n-1 and of the phantom, outward along the chain."""
+    T, out = np.eye(3), []
+    for jt, qk in zip(model.joints, q):
+        T = T @ jt.transform(qk, check=False)
+        out.append(T)
+    return out
+
+
+def _closure(model, q) -> np.ndarray:
+    Tn = _chain_frames(model, q)[-1]
+    return np.array([np.arctan2(Tn[1, 0], Tn[0, 0]), Tn[0, 2], Tn[1, 2]])
+
+
+def _closure_jacobian(model, q) -> np.ndarray:
+    T = _chain_frames(model, q)
+    xn = T[-1][:2, 2]
+    cols = []
+    for k, jt in enumerate(model.joints):
+        J = (np.eye(3) if k == 0 else T[k - 1]) @ jt.joint_frame(check=False)    # joint k's frame, world
+        if jt.kind == "revolute":
+            cols.append([1.0, *(_ROT @ (xn - J[:2, 2]))])                          # (1, z x (x_n - o_k))
+        else:
+            cols.append([0.0, *J[:2, 0]])                                          # (0, e_k)
+    return np.array(cols).T
+
+
+def closure(model: LoopMechanism, q, *, check: bool = True) -> np.ndarray:
+    """Loop-closure residual (theta, x, y) of the phantom body relative to the base body (eq. 23); it
+    depends on the positions only.  ``check=False`` skips the input checks (for inner loops).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); q = fb.q0.copy(); q[3] += 0.1
+    >>> np.round(closure(fb, q), 12) + 0.0       # sliding the sleeve alone opens the loop along the guide
+    array([0. , 0.1, 0. ])
+    """
+    if _check.flag(check, "check", where="loops.closure"):
+        q = check_q(model, q, "q", where="loops.closure")
+    return _closure(model, q)
+
+
+def closure_jacobian(model: LoopMechanism, q, *, check: bool = True) -> np.ndarray:
+    """d(closure)/dq, 3 x n: column k is a_k = (^kS^n)^T P_k^k (eq. 26, 31), the phantom's velocity
+    (omega_z, v_x, v_y) for a unit rate of joint k: (1, z x (x_n - o_k)) for a revolute joint at o_k,
+    (0, e_k) for a prismatic joint along e_k.  ``check=False`` skips the input checks (for inner loops).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar(); Jc = closure_jacobian(fb, fb.q0)
+    >>> np.round(Jc[:, 3:], 12) + 0.0            # q4 and q5 slide along the same guide
+    array([[0., 0.],
+           [1., 1.],
+           [0., 0.]])
+    """
+    if _check.flag(check, "check", where="loops.closure_jacobian"):
+        q = check_q(model, q, "q", where="loops.closure_jacobian")
+    return _closure_jacobian(model, q)
+
+
+# ----------------------------------------------------------------------------- states
+
+def _consistent(model, q, qd=None, *, where: str = "", tol: float = CLOSURE_TOL) -> None:
+    """Refuse a state that does not close the loop, in O(n).
+
+    Positions: every entry of the closure residual (theta, x, y) of eq. (23) must be at most ``tol``
+    (rad, m).  Velocities: |J_c qd|_max <= tol max(1, |qd|_max), J_c the closure Jacobian (eq. 26, 31).
+    """
+    where = where or f"loop {model.name!r}"
+    res = _closure(model, q)
+    err = float(np.abs(res).max())
+    if not err <= tol:
+        raise ConstraintViolationError(
+            f"{where}: q does not close loop {model.name!r} (closure residual (theta, x, y) = "
+            f"{np.array2string(res, precision=3)}, max {err:.1e} > tolerance {tol:g}); solve the dependents "
+            f"{model.dependents} first with rcr.solve_dependents(model, q)")
+    if qd is None:
+        return
+    vr = _closure_jacobian(model, q) @ qd
+    verr = float(np.abs(vr).max())
+    if not verr <= tol * max(1.0, float(np.abs(qd).max())):
+        raise ConstraintViolationError(
+            f"{where}: qd violates the velocity constraint of loop {model.name!r} (|J_c qd| = {verr:.1e} > "
+            f"tolerance {tol:g} max(1, |qd|)); make it consistent with rcr.dependent_velocities(model, q, qd)")
+
+
+def _check_state(model, q, qd, where: str, check: bool) -> tuple:
+    """q and qd checked as vectors and, unless ``check`` is False, for closing the loop."""
+    q = _check_q(model, q, "q", where)
+    qd = _check_q(model, qd, "qd", where)
+    if _check.flag(check, "check", where=where):
+        _consistent(model, q, qd, where=where)
+    return q, qd
+
+
+def check_state(model, q, qd, *, where: str = "", check: bool = True) -> tuple:
+    """``(q, qd)`` of a loop checked: ``model`` a :class:`LoopMechanism`, q and qd finite vectors with one
+    entry per coordinate, and unless ``check`` is False the loop closed at q
+    (eq. (23), tolerance :data:`CLOSURE_TOL`) and qd consistent with it (eq. (26), (31)); otherwise a
+    :class:`~rfda_teach.errors.ConstraintViolationError` that says which rcr call repairs the state.
+    :func:`check_closed` checks q alone.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> q, qd = check_state(fb, fb.q0, np.zeros(5))
+    >>> check_state(fb, fb.q0 + 0.1, np.zeros(5))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ConstraintViolationError: loops.check_state: q does not close loop 'five-bar' ...
+    """
+    where = where or "loops.check_state"
+    check_model(model, where=where)
+    return _check_state(model, q, qd, where, check)
+
+
+def check_closed(model, q, *, where: str = "", check: bool = True) -> np.ndarray:
+    """``q`` of a loop checked as :func:`check_state` checks it, without speeds: a finite vector with one
+    entry per coordinate and, unless ``check`` is False, the loop closed at q (eq. (23), tolerance
+    :data:`CLOSURE_TOL`), else a :class:`~rfda_teach.errors.ConstraintViolationError`.  For a function
+    that computes the speeds itself, e.g. :func:`rfda_teach.rcr.dependent_velocities`.
+
+    Examples
+    --------
+    >>> fb = five_bar()
+    >>> check_closed(fb, fb.q0).shape
+    (5,)
+    >>> check_closed(fb, fb.q0 + 0.1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ConstraintViolationError: loops.check_closed: q does not close loop 'five-bar' ...
+    """
+    where = where or "loops.check_closed"
+    check_model(model, where=where)
+    q = _check_q(model, q, "q", where)
+    if _check.flag(check, "check", where=where):
+        _consistent(model, q, where=where)
+    return q
+
+
+def check_series_states(series, qs, qds=None, *, where: str = "", check: bool | None = True) -> tuple:
+    """One checked ``(q, qd)`` per loop of a :class:`LoopSeries`, each as :func:`check_state` checks
+    it (``check=None``: only the qs, as vectors, in any configuration).
+
+    Examples
+    --------
+    >>> s = loop_series(2)
+    >>> qs, qds = check_series_states(s, [L.q0 for L in s.loops], None, check=None)
+    >>> len(qs)
+    2
+    """
+    where = where or "loops.check_series_states"
+    _series(series, where)
+    k = len(series.loops)
+    for nm, x in (("qs", qs), ("qds", qds)):
+        if x is None and nm == "qds" and check is None:
+            continue
+        if isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list, np.ndarray)) or len(x) != k:
+            raise ModelError(f"{where}: {nm} must be a list of {k} vectors, one per loop of {series.name!r} "
+                             f"(give one q and one qd per loop), got {x!r:.60}")
+    out_q, out_qd = [], []
+    for j, L in enumerate(series.loops):
+        if check is None:                                   # positions only, any configuration
+            out_q.append(_check_q(L, qs[j], "q", f"{where} (loop {j})"))
+            continue
+        q, qd = _check_state(L, qs[j], qds[j], f"{where} (loop {j})", check)
+        out_q.append(q)
+        out_qd.append(qd)
+    return out_q, out_qd
+
+
+# ----------------------------------------------------------------------------- builders
+
+def _rod(name: str) -> Body:
+    """Thin rod of unit length and unit mass: J = m L^2 / 12 (§6)."""
+    return Body("planar", 1.0, 1.0 / 12.0, name=name)
+
+
+def _close_last_joint(joints: list, q0: np.ndarray) -> list:
+    """Place the ground side of the last joint so that q0 closes the loop exactly.
+
+    The last joint's frame on the ground (its child) is the pose, at q0, of the joint frame
+    carried by the last body, so the loop-closure residual at q0 is zero to rounding.
+    """
+    T = np.eye(3)
+    for k, jt in enumerate(joints[:-1]):
+        T = T @ jt.transform(q0[k], check=False)
+    last = joints[-1]
+    Tj = T @ _frame(last.parent_point, last.parent_angle) @ _motion(last.kind, q0[-1])
+    ang = float(np.arctan2(Tj[1, 0], Tj[0, 0]))
+    return joints[:-1] + [LoopJoint(last.kind, last.parent_point, Tj[:2, 2].copy(), last.parent_angle, ang,
+                                    last.name)]
+
+
+def five_bar(*, gravity: float = G0) -> LoopMechanism:
+    """The planar five-bar of §6: q1, q2, q3 revolute, q4 and q5 telescoping prismatic.
+
+    Geometry (the paper gives no figure, so it is chosen here and drawn in the book).  Four
+    thin rods of unit length and mass plus the ground, in a vertical plane:
+
+    * bar 1 turns about the ground pivot O = (0, 0); q1 is its angle from the horizontal;
+    * bar 2 is pinned to the tip of bar 1; q2 is measured from the direction of bar 1 turned by
+      -195 deg, so that at q2 = pi/2 bar 2 points down at -60 deg;
+    * bar 3 is pinned to the tip of bar 2; q3 is measured so that bar 3 is horizontal at q0;
+    * bar 4 is a sleeve: bar 3 telescopes in it (q4, along bar 3) and it slides on a horizontal
+      ground guide (q5), so the axes of q4 and q5 are parallel by construction.
+
+    At q0 = (pi/4, pi/2, -pi/2, 0, 0) the loop closes exactly (the guide is placed through the
+    sleeve's position at q0).  Because q4 and q5 slide along the same direction, the forward-sweep
+    dependents (q3, q4, q5) can never fix the loop (their partial velocities at the closure span only
+    two directions), while (q2, q3, q5) are regular as long as bar 2 is not vertical.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = five_bar()
+    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-14
+    True
+    """
+    gravity = _check.scalar(gravity, "gravity", where="loops.five_bar")
+    q0 = np.array([np.pi / 4, np.pi / 2, -np.pi / 2, 0.0, 0.0])
+    d2 = np.deg2rad(-195.0)                       # bar 2 at 45 + 90 - 195 = -60 deg at q0
+    d3 = np.deg2rad(150.0)                        # bar 3 at -60 - 90 + 150 = 0 deg at q0
+    joints = [
+        LoopJoint("revolute", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q1"),
+        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d2, 0.0, "q2"),
+        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d3, 0.0, "q3"),
+        LoopJoint("prismatic", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q4"),   # bar 4 overlaps bar 3 by half
+        LoopJoint("prismatic", (0.0, 0.0), (0.0, 0.0), 0.0, 0.0, "q5"),
+    ]
+    bodies = [_rod(f"bar {k}") for k in range(1, 5)]
+    joints = _close_last_joint(joints, q0)
+    return LoopMechanism("five-bar", tuple(bodies), tuple(joints), q0, ("q2", "q3", "q5"), split=1,
+                         gravity=(0.0, -gravity))
+
+
+def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanism:
+    """A planar crank-rocker four-bar, the second mechanism run through the same code path.
+
+    Crank 0.5, coupler 1.4, rocker 1.0, ground 1.2 m (Grashof: the crank turns fully); unit-mass
+    thin rods.  q1 is the crank angle (``crank_angle`` in degrees at q0), q2 and q3 the relative
+    angles at the coupler's ends, q4 the angle at the rocker's ground pivot (0 at q0).  The default
+    ACS set is (q1, q3, q4): the crank is dependent and the coupler angle q2 independent, which
+    puts an independent coordinate between the dependents with p_i = the ground (§4).  The GCL
+    topology makes q4 independent (the rocker hangs from the ground), which is regular only away
+    from the rocker's extreme positions, so released from rest near the hanging equilibrium.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fb = four_bar()
+    >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
+    True
+    """
+    gravity = _check.scalar(gravity, "gravity", where="loops.four_bar")
+    crank_angle = _check.scalar(crank_angle, "crank_angle", where="loops.four_bar")
+    a, b, c, d = 0.5, 1.4, 1.0, 1.2
+    th1 = np.deg2rad(crank_angle)
+    A = a * np.array([np.cos(th1), np.sin(th1)])
+    D = np.array([d, 0.0])
+    # coupler end B on both circles |B - A| = b and |B - D| = c (open branch)
+    L = np.linalg.norm(D - A)
+    e = (D - A) / L
+    x = (b ** 2 - c ** 2 + L ** 2) / (2 * L)
+    h = np.sqrt(b ** 2 - x ** 2)
+    B = A + x * e + h * (_ROT @ e)
+    th2 = np.arctan2(*(B - A)[::-1])
+    th3 = np.arctan2(*(D - B)[::-1])
+    q0 = np.array([th1, th2 - th1, th3 - th2, 0.0])
+    joints = [
+        LoopJoint("revolute", (0.0, 0.0), (-a / 2, 0.0), 0.0, 0.0, "q1"),
+        LoopJoint("revolute", (a / 2, 0.0), (-b / 2, 0.0), 0.0, 0.0, "q2"),
+        LoopJoint("revolute", (b / 2, 0.0), (-c / 2, 0.0), 0.0, 0.0, "q3"),
+        LoopJoint("revolute", (c / 2, 0.0), (0.0, 0.0), 0.0, 0.0, "q4"),
+    ]
+    bodies = [Body("planar", 1.0, a ** 2 / 12, name="crank"), Body("planar", 1.0, b ** 2 / 12, name="coupler"),
+              Body("planar", 1.0, c ** 2 / 12, name="rocker")]
+    joints = _close_last_joint(joints, q0)
+    return LoopMechanism("four-bar", tuple(bodies), tuple(joints), q0, ("q1", "q3", "q4"), split=1,
+                         gravity=(0.0, -gravity))
+
+
+def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
+    """A single planar loop of n revolute joints (n >= 4) on a regular polygon, used by the benchmark.
+
+    Examples
+    --------
+    >>> loop_chain(6).n
+    6
+    """
+    n = _check.positive_int(n, "n", where="loops.loop_chain", minimum=4)
+    rng = np.random.default_rng(_check.seed(seed, where="loops.loop_chain"))
+    L = 1.0
+    turn = 2 * np.pi / n
+    q0 = np.full(n, turn) + 0.05 * rng.standard_normal(n)
+    q0[0] = 0.0
+    q0[-1] = 0.0
+    joints = [LoopJoint("revolute", (0.0, 0.0) if k == 0 else (L / 2, 0.0), (-L / 2, 0.0), name=f"q{k + 1}")
+              for k in range(n - 1)]
+    joints.append(LoopJoint("revolute", (L / 2, 0.0), (0.0, 0.0), name=f"q{n}"))
+    bodies = [_rod(f"bar {k}") for k in range(1, n)]
+    joints = _close_last_joint(joints, q0)
+    deps = tuple(range(n - 2, n + 1))
+    return LoopMechanism(f"{n}-bar loop", tuple(bodies), tuple(joints), q0, deps, split=1, gravity=(0.0, -G0))
+
+
+def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
+    """k crank-rocker four-bars in a chain, each based on the coupler of the one before (m = 3k).
+
+    Examples
+    --------
+    >>> sum(l.n for l in loop_series(2).loops)
+    8
+    """
+    k = _check.positive_int(k, "k", where="loops.loop_series")
+    gravity = _check.scalar(gravity, "gravity", where="loops.loop_series")
+    loops = tuple(four_bar(gravity=gravity) for _ in range(k))
+    return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
