@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
+from .checking import N_CASES, SEED, Case, CheckResult, options, run_cases
 from .questions import question
 from .slips import slip
 
@@ -112,7 +113,6 @@ def _remainder_reference(kind, At_p, w_p, c_p, c_k, u_k, axis) -> np.ndarray:
 
 
 def _remainder_cases(n_cases: int, seed: int) -> list:
-    from . import Case
     from .. import rcr
 
     rng = np.random.default_rng(seed)
@@ -168,7 +168,7 @@ def _remainder_cases(n_cases: int, seed: int) -> list:
     return cases
 
 
-def check_acceleration_remainder(student_fn, *, n_cases: int = 40, seed: int = 2026):  # N_CASES, SEED
+def check_acceleration_remainder(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(kind, At_p, w_p, c_p, c_k, u_k, axis) -> A_t^k`` (shape (3,), the
     order (angular, x, y)): the velocity-product remainder of C&A eq. (2) of a body ``k`` on a
     planar ``kind = "revolute"`` joint (``axis`` is the joint point o_k) or ``"prismatic"`` joint
@@ -187,10 +187,8 @@ def check_acceleration_remainder(student_fn, *, n_cases: int = 40, seed: int = 2
     check_acceleration_remainder: not implemented yet (fill in the function and run this cell again)
     False
     """
-    from . import _options, run_cases
-
     name = "check_acceleration_remainder"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     return run_cases(name, student_fn, _remainder_cases(n_cases, seed))
 
 
@@ -256,7 +254,6 @@ def _speeds_with(A, u_ind, *, project=True, symmetric=True, outward=True):
 
 
 def _speeds_cases(n_cases: int, seed: int) -> list:
-    from . import Case
     from .. import rcr
 
     rng = np.random.default_rng(seed)
@@ -286,7 +283,7 @@ def _speeds_cases(n_cases: int, seed: int) -> list:
     return cases
 
 
-def check_dependent_speeds(student_fn, *, n_cases: int = 40, seed: int = 2026):  # N_CASES, SEED
+def check_dependent_speeds(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(A, u_ind) -> u_dep``: the last three speeds of a single planar loop
     based on the ground (so V_t = 0) by eq. (33)-(36), from the closure Jacobian ``A`` (3 x n,
     column k is a_k) and the independent speeds ``u_ind`` (the first n - 3).
@@ -305,10 +302,8 @@ def check_dependent_speeds(student_fn, *, n_cases: int = 40, seed: int = 2026): 
     check_dependent_speeds: not yet, case 1 of 40 (four-bar: A 3x4, u_ind shape (1,)): eq. (33) projects with R^{k+1}...
     False
     """
-    from . import _options, run_cases
-
     name = "check_dependent_speeds"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     return run_cases(name, student_fn, _speeds_cases(n_cases, seed))
 
 

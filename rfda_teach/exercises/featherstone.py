@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import N_CASES, SEED, Case, _options, run_cases
+from .checking import N_CASES, SEED, Case, options, run_cases
 from .questions import question
 from .slips import slip
 
@@ -63,7 +63,7 @@ def check_child_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     (-pi, pi).  Reference: :func:`rfda_teach.coordinates.rfda_coordinates`.
     """
     name = "check_child_map"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     angles = [0.0, 0.4, np.pi / 3, 2.0]
     angles = (angles + list(rng.uniform(-np.pi, np.pi, max(n_cases - 4, 0))))[:n_cases]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from . import Case, N_CASES, SEED, _options, run_cases
+from .checking import Case, N_CASES, SEED, options, run_cases
 from .questions import question
 from .slips import slip
 
@@ -95,7 +95,7 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     from ..coordinates import appendix_a, rfda_coordinates
     from ..system import terms
     name = "check_subtree_step"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     cases = []
     s = seed
     while len(cases) < n_cases:
@@ -181,7 +181,7 @@ def check_node_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     from .. import models
     from ..coordinates import rfda_coordinates
     name = "check_node_map"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     cases = []
     s = seed + 7
     while len(cases) < n_cases:

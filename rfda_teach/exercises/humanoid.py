@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from . import N_CASES, SEED, Case, _options, run_cases
+from .checking import N_CASES, SEED, Case, options, run_cases
 from .slips import slip
 
 __all__ = ["check_free_flyer_vdot"]
@@ -97,7 +97,7 @@ def check_free_flyer_vdot(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
     False
     """
     name = "check_free_flyer_vdot"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     return run_cases(name, student_fn, [_vdot_case(rng, k) for k in range(n_cases)])
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checking import N_CASES, SEED, Case, CheckResult, options, run_cases
 from .questions import question
 from .slips import slip
 
@@ -87,7 +88,6 @@ def _dense(blocks: dict, N: int) -> np.ndarray:
 
 def _mass_matrix_case(rng: np.random.Generator, i: int):
     from .. import kane
-    from . import Case
 
     sys8 = kane.eight_body()
     N = sys8.N
@@ -111,7 +111,7 @@ def _mass_matrix_case(rng: np.random.Generator, i: int):
                 "8 3x48 partial velocities and 8 3x48 partial angular velocities", A, wrong)
 
 
-def check_kane_mass_matrix(student_fn, *, n_cases: int | None = None, seed: int | None = None):
+def check_kane_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(masses, inertias, VG, W) -> A``, the generalized mass matrix of eq. (40)
     of the Kane notes, from each body's mass ``masses[K]``, central inertia ``inertias[K]`` (3x3,
     body axes), partial velocities of its mass centre ``VG[K]`` and partial angular velocities
@@ -131,11 +131,8 @@ def check_kane_mass_matrix(student_fn, *, n_cases: int | None = None, seed: int 
     >>> r = check_kane_mass_matrix(lambda m, I, V, W: sum(Wk.T @ Ik @ Wk for Ik, Wk in zip(I, W)))
     check_kane_mass_matrix: not yet, case 1 of 40 (the eight-body tree at the notes' initial state: 8 masses, 8 3x3 inertias, 8 3x48 partial velocities and 8 3x48 partial angular velocities): the translational term m_K [v'_G,y]^T [v'_G,y] of eq. (40) is missing
     """
-    from . import N_CASES, SEED, _options, run_cases
-
     name = "check_kane_mass_matrix"
-    n_cases, seed = _options(name, student_fn, N_CASES if n_cases is None else n_cases,
-                             SEED if seed is None else seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     return run_cases(name, student_fn, [_mass_matrix_case(rng, i) for i in range(n_cases)])
 

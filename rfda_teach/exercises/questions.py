@@ -38,7 +38,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import ModelError
-from . import CheckResult
+from .checking import CheckResult
 
 __all__ = ["Question", "QUESTIONS", "question", "check_question", "reference_answer"]
 

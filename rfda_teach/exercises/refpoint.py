@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..spatial import skew
-from . import N_CASES, SEED, Case, _options, run_cases
+from .checking import N_CASES, SEED, Case, options, run_cases
 from .slips import slip
 
 # the reference answers stay private: a student's notebook imports this package
@@ -76,7 +76,7 @@ def check_velocity_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     origin (the IGO of the chapter), every third from it.  Reference: ``_velocity_shift``.
     """
     name = "check_velocity_shift"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     kinds = ("general points", "to the world origin (IGO)", "from the world origin (IGO)")
     cases = []
@@ -112,7 +112,7 @@ def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: in
     from scipy.spatial.transform import Rotation
 
     name = "check_sliding_transformation"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     joints = (("prismatic", 1, 0), ("cylindrical", 1, 1), ("two slides and a turn", 2, 1))
     points = ("IGO (p_i = p_j = 0)", "joint point (p_j = r_j)", "general points")

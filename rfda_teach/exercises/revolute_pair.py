@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Case, N_CASES, SEED, _options, run_cases
+from .checking import Case, N_CASES, SEED, options, run_cases
 from .questions import question  # noqa: F401  (registers the chapter's questions)
 from .slips import slip
 
@@ -74,7 +74,7 @@ def check_pair_free_force(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
     """
     from ..coordinates import appendix_a
     name = "check_pair_free_force"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for i in range(n_cases):
@@ -131,7 +131,7 @@ def check_m_hat_tilt(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     from ..coordinates import appendix_a
     from ..system import terms
     name = "check_m_hat_tilt"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for i in range(n_cases):

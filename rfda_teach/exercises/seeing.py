@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Case, run_cases, N_CASES, SEED, _options
+from .checking import Case, run_cases, N_CASES, SEED, options
 from .questions import question
 from .slips import slip
 
@@ -79,7 +79,7 @@ def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
     False
     """
     name = "check_pair_rfda_map"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     rng = np.random.default_rng(seed)
     cases = []
     for i in range(n_cases):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Case, run_cases, N_CASES, SEED, _options, _lubich_joints
+from .checking import Case, run_cases, N_CASES, SEED, options, lubich_joints
 from .questions import question
 from .slips import slip
 
@@ -52,10 +52,10 @@ def check_featherstone_step(student_fn, *, n_cases: int = N_CASES, seed: int = S
     False
     """
     name = "check_featherstone_step"
-    n_cases, seed = _options(name, student_fn, n_cases, seed)
+    n_cases, seed = options(name, student_fn, n_cases, seed)
     from ..coordinates import appendix_a
     cases = []
-    for kind, sys, tr, res, k, j in _lubich_joints(seed):
+    for kind, sys, tr, res, k, j in lubich_joints(seed):
         if len(cases) >= n_cases:
             break
         jt = tr.joint[k]
