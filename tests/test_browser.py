@@ -281,7 +281,7 @@ def test_page_renders_offline_in_chromium(page, server, request):
     url = f"{server}/{page}.html"
     shot = SHOTS / (page.replace("/", "_") + ".png")
     shot.unlink(missing_ok=True)
-    browser = request.getfixturevalue("gl_browser" if page in SCENE_PAGES else "browser")
+    browser = request.getfixturevalue("browser")
     tab = browser.new_page(viewport={"width": 1280, "height": 2400})
     requested: list[str] = []
     errors: list[str] = []
@@ -299,7 +299,7 @@ def test_page_renders_offline_in_chromium(page, server, request):
         if page in PANEL_PAGES:
             _move_panels(tab, page)
         if page in SCENE_PAGES:
-            _play_scene(tab, page)
+            _play_scene(tab, page, request.getfixturevalue("gl_browser"), requested)
     finally:
         tab.close()
     assert "<body" in dom, f"Chromium returned no DOM for {url}"
@@ -403,27 +403,42 @@ def test_every_scene_page_is_listed():
     assert _pages_with('class="rfda-scene3d"') == sorted(SCENE_PAGES)
 
 
-def _play_scene(tab, page: str) -> None:
-    """The scene's iframe in the page: Chromium's software WebGL draws the bodies (the canvas differs
-    from the same view with them hidden), *play* advances the time, the slider dragged to the end
-    shows the last frame and its time."""
-    from test_scene3d import _capture, _changed, _ready
+def _play_scene(tab, page: str, gl_browser, requested: list) -> None:
+    """The page's scene, played in Chromium with software WebGL: the iframe's document (its
+    ``srcdoc``, everything inline) opened at the iframe's size in a tab of ``gl_browser``, so that
+    only the scene, not the whole page, is drawn by the software GPU (a page of equations composited
+    by SwiftShader took twice as long to load).  The bodies are drawn (the canvas differs from the
+    same view with them hidden), *play* advances the time, the slider dragged to the end shows the
+    last frame and its time."""
     frame_el = tab.locator("iframe.rfda-scene3d")
     assert frame_el.count() == 1, f"{page}: {frame_el.count()} scenes"
-    frame_el.scroll_into_view_if_needed()
     size = int(frame_el.get_attribute("data-bytes") or 0)
     assert 0 < size < 5_000_000, f"{page}: scene of {size} bytes"
-    inner = frame_el.element_handle().content_frame()
+    width, height = frame_el.evaluate("e => [e.clientWidth, e.clientHeight]")
+    assert width > 300 and height > 200, f"{page}: the scene is {width} x {height} px in the page"
+    srcdoc = frame_el.get_attribute("srcdoc")
+    gl = gl_browser.new_page(viewport={"width": width, "height": height})
+    gl.on("request", lambda r: requested.append(r.url))
+    try:
+        gl.set_content(srcdoc, wait_until="load", timeout=60_000)
+        _scene_plays(gl, page)
+    finally:
+        gl.close()
+
+
+def _scene_plays(inner, page: str) -> None:
+    """The checks of :func:`_play_scene` in the tab ``inner`` that shows the scene alone."""
+    from test_scene3d import _capture, _changed, _ready
     _ready(inner)
     first = _capture(inner)
     seen = _changed(first, _capture(inner, bodies=False))
     assert seen > 0.005, f"{page}: the bodies cover only {seen:.2%} of the canvas"
     inner.click("#rfda-play")
-    tab.wait_for_timeout(500)
+    inner.wait_for_timeout(500)
     playing, t = inner.evaluate("[viewer.animator.playing, viewer.animator.time]")
     assert playing and t > 0, f"{page}: the animation does not play"
     assert _changed(first, _capture(inner)) > 0.001, f"{page}: nothing moved while playing"
-    frame_el.screenshot(path=str(SHOTS / f"scene3d_page_{page.split('/')[-1]}.png"))
+    inner.screenshot(path=str(SHOTS / f"scene3d_page_{page.split('/')[-1]}.png"))
     inner.click("#rfda-play")                          # pause, then drag the slider to the end
     inner.evaluate("""() => { const s = document.getElementById('rfda-time');
         s.value = s.max; s.dispatchEvent(new Event('input')); }""")
