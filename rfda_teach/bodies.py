@@ -34,7 +34,8 @@ import numpy as np
 from . import _check
 from .errors import ModelError
 # the rotations and products live in rfda_teach.spatial; bodies re-exports them (its public names)
-from .spatial import EULER_TOL, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew, unit_euler
+from .spatial import (EULER_TOL, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, rotate_inertia,
+                      skew, unit_euler)
 
 __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
            "euler_params_to_matrix", "matrix_to_euler_params", "planar_rotation", "skew", "frame_with_z",
@@ -203,7 +204,7 @@ def _mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
     R = rotation("spatial", y_i, check=False)
     M = np.zeros((6, 6))
     M[:3, :3] = m * np.eye(3)
-    M[3:, 3:] = R @ body.J @ R.T
+    M[3:, 3:] = rotate_inertia(body.J, R, check=False)                 # J = R J' R^T
     return M
 
 

@@ -58,6 +58,7 @@ from . import _check, dae, rfda
 from .bodies import EULER_TOL, Body, frame_with_z
 from .errors import ConstraintViolationError, IllConditionedError, ModelError
 from .joints import Joint
+from .spatial import euler_params_rate, euler_params_to_matrix, scalar_first, scalar_last
 from .summary import samples
 from .system import State, System
 
@@ -1130,10 +1131,9 @@ def _rate_plan(robot: RobotSystem):
 
 
 def _quat_rate(e, w):
-    """d/dt of Pinocchio's quaternion e = (x, y, z, w) under the local angular velocity w: (1/2) e (w, 0)."""
-    x, y, z, s = e
-    return 0.5 * np.array([s * w[0] + y * w[2] - z * w[1], s * w[1] + z * w[0] - x * w[2],
-                           s * w[2] + x * w[1] - y * w[0], -(x * w[0] + y * w[1] + z * w[2])])
+    """d/dt of Pinocchio's quaternion e = (x, y, z, w) under the local angular velocity w: (1/2) e (w, 0),
+    :func:`rfda_teach.spatial.euler_params_rate` in body components, reordered scalar last."""
+    return scalar_last(euler_params_rate(scalar_first(e, check=False), w, frame="body", check=False), check=False)
 
 
 def configuration_rate(robot: RobotSystem, q, v) -> np.ndarray:
@@ -1165,12 +1165,8 @@ def _configuration_rate(robot, q, v):
     qd[sq] = v[sv]
     for kind, a, b in special:
         if kind == "free":
-            x, y, z, s = q[a + 3:a + 7]
-            u = v[b:b + 3]                                     # p' = R v_lin (Eigen's quaternion matrix)
-            R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * s), 2 * (x * z + y * s)],
-                          [2 * (x * y + z * s), 1 - 2 * (x * x + z * z), 2 * (y * z - x * s)],
-                          [2 * (x * z - y * s), 2 * (y * z + x * s), 1 - 2 * (x * x + y * y)]])
-            qd[a:a + 3] = R @ u
+            R = euler_params_to_matrix(scalar_first(q[a + 3:a + 7], check=False), check=False)
+            qd[a:a + 3] = R @ v[b:b + 3]                       # p' = R v_lin (q is normalised here)
             qd[a + 3:a + 7] = _quat_rate(q[a + 3:a + 7], v[b + 3:b + 6])
         elif kind == "spherical":
             qd[a:a + 4] = _quat_rate(q[a:a + 4], v[b:b + 3])

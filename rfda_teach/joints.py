@@ -46,7 +46,8 @@ import numpy as np
 
 from . import _check
 from .bodies import KINDS, ndim, npos, nvel, rotation
-from .spatial import euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew, unit_euler
+from .spatial import (elementary_rotation, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew,
+                      unit_euler)
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
@@ -364,8 +365,7 @@ def _relative_motion(joint: Joint, q: np.ndarray):
     if t == "free2d":
         return planar_rotation(q[2], check=False), np.array(q[:2], float)
     if t == "revolute":
-        c, s = np.cos(q[0]), np.sin(q[0])
-        return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]), np.zeros(3)
+        return elementary_rotation("z", q[0], check=False), np.zeros(3)
     if t == "prismatic":
         return np.eye(3), np.array([0, 0, q[0]], float)
     if t == "spherical":

@@ -48,7 +48,8 @@ from scipy.linalg import cho_factor, cho_solve
 
 from . import _check
 # EULER_TOL: one tolerance for every unit-norm check; skew, cross, ... with check=False on computed arguments
-from .spatial import EULER_TOL, G0, cross, euler_params_to_matrix, skew
+from .spatial import (EULER_TOL, G0, axis_angle_to_euler_params, cross, euler_G, euler_params_to_matrix,
+                      rotate_inertia, scalar_first, scalar_last, skew)
 from .errors import ModelError, RFDAError, TopologyError
 from .summary import html_table
 from .tree import Topology
@@ -232,7 +233,7 @@ def _relative_rotation(eps: np.ndarray) -> np.ndarray:
     """Eq. (4) is the book's scalar-first matrix (:func:`rfda_teach.spatial.euler_params_to_matrix`,
     body to global) of the reordered parameters (e4, e1, e2, e3), transposed: the notes put the scalar
     last and map J-frame components to K-frame ones (tested entry by entry against eq. (4) as printed)."""
-    return euler_params_to_matrix(np.array([eps[3], eps[0], eps[1], eps[2]]), check=False).T
+    return euler_params_to_matrix(scalar_first(eps, check=False), check=False).T
 
 
 def E_hat(eps: np.ndarray) -> np.ndarray:
@@ -251,8 +252,9 @@ def E_hat(eps: np.ndarray) -> np.ndarray:
 
 
 def _E_hat(eps: np.ndarray) -> np.ndarray:
-    e1, e2, e3, e4 = eps
-    return np.array([[e4, -e3, e2], [e3, e4, -e1], [-e2, e1, e4], [-e1, -e2, -e3]])
+    """Eq. (44) is Haug's G(e)^T (:func:`rfda_teach.spatial.euler_G`, body components) of the reordered
+    parameters e = (e4, e1, e2, e3), with its scalar row moved last (the notes' order)."""
+    return scalar_last(euler_G(scalar_first(eps, check=False), check=False).T, check=False)
 
 
 class Kinematics(NamedTuple):
@@ -439,8 +441,8 @@ def _body_states(system: KaneSystem, x, y) -> list:
     out = []
     for k in range(system.N):
         RT = kin.R[k].T
-        out.append(BodyState(float(system.mass[k]), RT @ system.inertia[k] @ kin.R[k], RT @ kin.pG[k],
-                             RT @ kin.vG[k], RT @ kin.omega[k]))
+        out.append(BodyState(float(system.mass[k]), rotate_inertia(system.inertia[k], RT, check=False),
+                             RT @ kin.pG[k], RT @ kin.vG[k], RT @ kin.omega[k]))
     return out
 
 
@@ -665,8 +667,8 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
 
 
 def _unit_quat(axis, angle):
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    return np.concatenate([np.sin(angle / 2) * axis, [np.cos(angle / 2)]])
+    """Kane's (e1, e2, e3, e4), scalar last, of the rotation by angle about axis."""
+    return scalar_last(axis_angle_to_euler_params(axis, angle, check=False), check=False)
 
 
 def eight_body(gravity: float = G0) -> KaneSystem:

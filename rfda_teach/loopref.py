@@ -35,6 +35,7 @@ from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
 from .loops import LoopMechanism, LoopSeries, check_model, check_series_states, check_state
 from .errors import ConstraintRankError, RFDAError
+from .spatial import planar_rotation
 from .summary import samples
 from .system import System
 
@@ -80,8 +81,7 @@ def _cut_rows(sys, cut, st):
     C = np.zeros((t.Q.shape[0], sys.n_vel))
     C[:, vs] = t.Q
     # relative pose of the ground's joint frame in the body's joint frame
-    c, s = np.cos(y_k[2]), np.sin(y_k[2])
-    Rb = np.array([[c, -s], [s, c]])
+    Rb = planar_rotation(y_k[2], check=False)
     pa = cut.parent_frame
     RJ = Rb @ pa
     pp = y_k[:2] + Rb @ cut.parent_point

@@ -53,7 +53,7 @@ import numpy as np
 from . import _check
 from .bodies import Body
 from .errors import ConstraintViolationError, ModelError
-from .spatial import G0
+from .spatial import G0, planar_cross, planar_transform
 from .summary import count_by_kind, html_table
 
 __all__ = ["LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "loop_chain", "loop_series",
@@ -61,15 +61,13 @@ __all__ = ["LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "
            "check_state", "check_closed", "check_series_states"]
 
 CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
-_ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
 
 
 # ----------------------------------------------------------------------------- joint geometry
 
 def _frame(p, a) -> np.ndarray:
     """F(p, a): the homogeneous 3 x 3 transform of a frame at point p turned by angle a."""
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s, p[0]], [s, c, p[1]], [0.0, 0.0, 1.0]])
+    return planar_transform(p, a, check=False)
 
 
 def _motion(kind: str, q: float) -> np.ndarray:
@@ -495,7 +493,7 @@ def _closure_jacobian(model, q) -> np.ndarray:
     for k, jt in enumerate(model.joints):
         J = (np.eye(3) if k == 0 else T[k - 1]) @ jt.joint_frame(check=False)    # joint k's frame, world
         if jt.kind == "revolute":
-            cols.append([1.0, *(_ROT @ (xn - J[:2, 2]))])                          # (1, z x (x_n - o_k))
+            cols.append([1.0, *planar_cross(1.0, xn - J[:2, 2], check=False)])     # (1, z x (x_n - o_k))
         else:
             cols.append([0.0, *J[:2, 0]])                                          # (0, e_k)
     return np.array(cols).T
@@ -742,7 +740,7 @@ def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanis
     e = (D - A) / L
     x = (b ** 2 - c ** 2 + L ** 2) / (2 * L)
     h = np.sqrt(b ** 2 - x ** 2)
-    B = A + x * e + h * (_ROT @ e)
+    B = A + x * e + h * planar_cross(1.0, e, check=False)
     th2 = np.arctan2(*(B - A)[::-1])
     th3 = np.arctan2(*(D - B)[::-1])
     q0 = np.array([th1, th2 - th1, th3 - th2, 0.0])

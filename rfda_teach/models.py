@@ -34,6 +34,7 @@ __all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGU
            "chain", "random_state", "state_from_joints"]
 
 from .spatial import G0  # noqa: E402  (re-exported: models.G0)
+from .spatial import planar_rotation, rotate_inertia  # noqa: E402
 
 #: Parent array chosen for Fig. 1 (the figure itself is not in the text):
 #: 0 is the root; 1, 2, 3 hang from 0; 6 from 1; 4, 5 from 2; 8, 9 from 3;
@@ -113,8 +114,7 @@ def figure1_tree(kind: str = "planar", gravity=None) -> System:
 
 def _random_rotation(rng, d: int) -> np.ndarray:
     if d == 2:
-        a = rng.uniform(-np.pi, np.pi)
-        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        return planar_rotation(rng.uniform(-np.pi, np.pi), check=False)
     from scipy.spatial.transform import Rotation
     return Rotation.random(random_state=rng).as_matrix()
 
@@ -127,7 +127,7 @@ def _random_body(rng, kind: str, i: int) -> Body:
     principal = m / 12.0 * np.array([sides[1] ** 2 + sides[2] ** 2, sides[0] ** 2 + sides[2] ** 2,
                                      sides[0] ** 2 + sides[1] ** 2])
     R = _random_rotation(rng, 3)
-    return Body("spatial", m, R @ np.diag(principal) @ R.T, name=f"body {i}")
+    return Body("spatial", m, rotate_inertia(np.diag(principal), R, check=False), name=f"body {i}")
 
 
 _JOINT_MIX = {

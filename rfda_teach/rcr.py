@@ -82,6 +82,8 @@ from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 from .loops import (CLOSURE_TOL, LoopJoint, LoopMechanism, LoopSeries, check_body, check_closed,  # noqa: F401
                     check_model, check_q, check_series_states, check_state, closure, closure_jacobian,
                     dependent_indices, five_bar, four_bar, loop_chain, loop_series)
+from .spatial import order_permutation, planar_cross, shift
+from .spatial import spatial_inertia as _inertia_v_omega
 from .summary import samples
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
@@ -89,13 +91,18 @@ __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "
            "selection_sigma", "energy", "simulate", "RCRResult", "body_poses", "shift_T", "spatial_inertia",
            "tree_accelerations", "recursive_inertias"]
 
-_ROT = np.array([[0.0, -1.0], [1.0, 0.0]])       # z x r for a planar vector r
+#: P (omega, v_x, v_y) = (v_x, v_y, omega): C&A put the angular part first, rfda_teach.spatial the linear part;
+#: P^T X P is X[_AF] (the same entries picked, no products)
+_P = order_permutation(3)
+_AF = np.ix_(_P.argmax(axis=0), _P.argmax(axis=0))
 
 
 # ----------------------------------------------------------------------------- spatial algebra
 
 def shift_T(r) -> np.ndarray:
-    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6).
+    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6); the book's
+    :func:`rfda_teach.spatial.shift` in C&A's angular-first order, P^T X(r) P
+    (P = :func:`rfda_teach.spatial.order_permutation` (3)).
 
     Examples
     --------
@@ -106,8 +113,9 @@ def shift_T(r) -> np.ndarray:
 
 
 def _shift_T(r) -> np.ndarray:
-    """:func:`shift_T` without input checks, for the recursions."""
-    return np.array([[1.0, 0.0, 0.0], [-r[1], 1.0, 0.0], [r[0], 0.0, 1.0]])
+    """:func:`shift_T` without input checks, for the recursions: :func:`rfda_teach.spatial.shift` reordered
+    angular first, P^T X(r) P."""
+    return shift(r, check=False)[_AF]
 
 
 def spatial_inertia(body: Body | None) -> np.ndarray:
@@ -121,7 +129,7 @@ def spatial_inertia(body: Body | None) -> np.ndarray:
     if body is None:
         return np.zeros((3, 3))
     check_body(body, where="rcr.spatial_inertia")
-    return np.diag([float(body.J[0, 0]), body.mass, body.mass])
+    return _inertia_v_omega(body.mass, float(body.J[0, 0]), check=False)[_AF]          # angular first, P^T I P
 
 
 def _mm(c, A, B):
@@ -296,14 +304,14 @@ def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
         xk = T[i][:2, 2]
         w = s * u[k]
         if jt.kind == "revolute":
-            Pk = s * np.array([1.0, *(_ROT @ (xk - o))])                # z x r: no multiplication
+            Pk = s * np.array([1.0, *planar_cross(1.0, xk - o, check=False)])   # z x r: no multiplication
             wk = Vp[0] + w
             zeta = np.array([0.0, *(-Vp[0] ** 2 * (o - xp) - wk ** 2 * (xk - o))])
             if c is not None:
                 c.add(2 + 4)                                            # two squares, two 2-vectors scaled
         else:
             Pk = s * np.array([0.0, *e])
-            zeta = np.array([0.0, *(-Vp[0] ** 2 * (xk - xp) + 2.0 * Vp[0] * w * (_ROT @ e))])
+            zeta = np.array([0.0, *(-Vp[0] ** 2 * (xk - xp) + 2.0 * Vp[0] * w * planar_cross(1.0, e, check=False))])
             if c is not None:
                 c.add(1 + 2 + 2 + 2)                                    # omega^2, 2 omega w, two 2-vectors
         ST = _shift_T(xk - xp)

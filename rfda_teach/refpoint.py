@@ -60,7 +60,7 @@ from scipy.linalg import cho_factor, cho_solve
 from . import _check
 from .bodies import frame_with_z
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
-from .spatial import G0, cross, elementary_rotation, skew  # check=False where the vectors are computed
+from .spatial import G0, cross, elementary_rotation, shift, skew, spatial_inertia  # check=False: computed vectors
 from .summary import count_by_kind, html_table, samples
 from .tree import Topology
 
@@ -732,11 +732,8 @@ def equipollent(m, J, s, s_dot, omega, F, tau):
     omega = _check.vector(omega, 3, "omega", where=where, hint="the angular velocity, world components")
     F = _check.vector(F, 3, "F", where=where, hint="the resultant force")
     tau = _check.vector(tau, 3, "tau", where=where, hint="the moment about the centroid")
-    T = np.eye(6)
-    T[:3, 3:] = skew(s, check=False)                                                    # eq. (4)
-    Mc = np.zeros((6, 6))
-    Mc[:3, :3] = m * _E
-    Mc[3:, 3:] = J                                                         # eq. (3)
+    T = shift(-s, check=False)                                             # eq. (4): T^P = [[I, [s]x], [0, I]]
+    Mc = spatial_inertia(m, J, check=False)                                # eq. (3): diag(m I, J)
     Qc = np.concatenate([F, tau - cross(omega, J @ omega, check=False)])              # eq. (3)
     TdY = np.concatenate([cross(s_dot, omega, check=False), np.zeros(3)])             # Tdot Y^P
     return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # eq. (8)
@@ -766,8 +763,7 @@ def velocity_transformation(p_i, p_j, r_j, Bw):
     Bw = _check.matrix(Bw, (3, None), "Bw", where=where)
     if not 1 <= Bw.shape[1] <= 3:
         raise ModelError(f"{where}: Bw has {Bw.shape[1]} columns; a rotational joint has 1 to 3")
-    B1 = np.eye(6)
-    B1[:3, 3:] = -skew(p_j - p_i, check=False)  # eq. (25), (33)
+    B1 = shift(p_j - p_i, check=False)  # eq. (25), (33): [[I, -[p_j - p_i]x], [0, I]]
     B2 = np.vstack([-skew(p_j - r_j, check=False) @ Bw, Bw])
     return B1, B2
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from . import _check
 from .errors import ModelError
+from .spatial import elementary_rotation
 
 __all__ = ["Shape", "Recording", "Scene", "MAX_BYTES", "SHAPE_KINDS", "to_html", "size_bytes",
            "still_png", "embed", "from_robot", "from_system", "from_kane", "from_quarter_car"]
@@ -449,8 +450,10 @@ class _IndexedMesh:
 # ----------------------------------------------------------------------------- the document
 
 def _rot_x(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
+    """The 4x4 homogeneous rotation by a about x."""
+    P = np.eye(4)
+    P[:3, :3] = elementary_rotation("x", a, check=False)
+    return P
 
 
 def _shape_radius(s: Shape, meshes: dict) -> tuple[np.ndarray, float]:

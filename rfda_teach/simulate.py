@@ -27,17 +27,12 @@ from scipy.integrate import solve_ivp
 
 from . import _check, dae, rfda
 from .bodies import mass_matrix
+from .spatial import euler_params_rate
 from .errors import ModelError
 from .summary import samples
 from .system import State, System, check_consistency, check_state, constraint_residuals, terms
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
-
-
-def _quat_mul(a, b):
-    a0, av = a[0], a[1:]
-    b0, bv = b[0], b[1:]
-    return np.concatenate([[a0 * b0 - av @ bv], a0 * bv + b0 * av + np.cross(av, bv)])
 
 
 def _system_arg(system, where: str) -> System:
@@ -46,7 +41,8 @@ def _system_arg(system, where: str) -> System:
 
 
 def position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
-    """dy/dt from the velocities: ydot itself, except edot = 1/2 (0, omega) * e for spatial bodies.
+    """dy/dt from the velocities: ydot itself, except edot = 1/2 (0, omega) * e = 1/2 E(e)^T omega
+    for spatial bodies (omega global; :func:`rfda_teach.spatial.euler_params_rate`).
 
 
     Examples
@@ -71,7 +67,7 @@ def _position_rate(system: System, y: np.ndarray, yd: np.ndarray) -> np.ndarray:
     for ps, vs in zip(system.pos_slices, system.vel_slices):
         v, w = yd[vs][:3], yd[vs][3:]
         e = y[ps][3:]
-        out[ps] = np.concatenate([v, 0.5 * _quat_mul(np.concatenate([[0.0], w]), e)])
+        out[ps] = np.concatenate([v, euler_params_rate(e, w, check=False)])
     return out
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _check
 from .errors import ModelError
+from .spatial import planar_transform
 
 __all__ = ["plot_eq7", "plot_matrix_blocks", "draw_planar", "tree_layout", "draw_tree", "recursion_frames", "animate_recursion"]
 
@@ -776,7 +777,7 @@ def draw_loop(model, q, *, ax=None, title: str = "", labels: bool = True, alpha:
             Tp = np.eye(3)
         else:
             x, y, th = P[k - 1]
-            Tp = np.array([[np.cos(th), -np.sin(th), x], [np.sin(th), np.cos(th), y], [0, 0, 1]])
+            Tp = planar_transform((x, y), th, check=False)
         o = Tp[:2, :2] @ jt.parent_point + Tp[:2, 2]
         if k == model.n - 1:                   # joint to the ground: its ground side
             o_g = jt.child_point
@@ -884,10 +885,6 @@ def draw_series(series, qs, *, ax=None, title: str = "", focus=None):
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     styles = ("-", "--", ":", "-.")
 
-    def frame(x, y, th):
-        c, s = np.cos(th), np.sin(th)
-        return np.array([[c, -s, x], [s, c, y], [0.0, 0.0, 1.0]])
-
     for j, (L, P) in enumerate(zip(series.loops, poses)):
         col, ls = colors[j % len(colors)], styles[j % len(styles)]
         faint = focus is not None and j != focus
@@ -897,7 +894,9 @@ def draw_series(series, qs, *, ax=None, title: str = "", focus=None):
             T0, base = np.eye(3), "ground"
         else:
             i, b = series.attach[j - 1]
-            T0, base = frame(*poses[i][b - 1]), f"{series.loops[i].bodies[b - 1].name} of loop {i + 1}"
+            x, y, th = poses[i][b - 1]
+            T0 = planar_transform((x, y), th, check=False)
+            base = f"{series.loops[i].bodies[b - 1].name} of loop {i + 1}"
         for b, (x, y, th) in zip(L.bodies, P):
             half = 0.5 * np.sqrt(12 * float(b.J[0, 0]) / b.mass) * np.array([np.cos(th), np.sin(th)])
             ends = np.c_[np.array([x, y]) - half, np.array([x, y]) + half]

@@ -85,7 +85,8 @@ from scipy.spatial.transform import Rotation
 
 from .. import models
 from ..bodies import Body, force, mass_matrix, nvel
-from ..spatial import euler_params_to_matrix, skew
+from ..spatial import (euler_E, euler_G, euler_params_to_matrix, order_permutation, planar_rotation, scalar_first,
+                       shift, skew, spatial_inertia)
 # the shared machinery (rfda_teach.exercises.checking), re-exported: ex.Case, ex.run_cases, ex.N_CASES, ...
 from .checking import (MAX_CASES, N_CASES, RTOL, SEED, TIME_LIMIT, Case, CheckResult, StudentHint, lubich_joints,
                        options, run_cases)  # noqa: F401
@@ -408,7 +409,7 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
             args = (jt, st.y[ps[j]], st.yd[vs[j]], st.y[ps[k]], st.yd[vs[k]])
             tk = evaluate(jt, "planar", *args[1:])
             w_j, w_k = args[2][2], args[4][2]
-            a_k = _rot2(args[3][2]) @ jt.child_point                                   # A_k s'_k
+            a_k = planar_rotation(args[3][2]) @ jt.child_point                         # A_k s'_k, eq. (18)
             wrong = (((tk.G, tk.Q, -tk.gamma), "sign of gamma_k? G_k ydd_k + Q_k ydd_j = gamma_k"),
                      ((tk.Q, tk.G, tk.gamma), "G_k and Q_k swapped? G_k multiplies ydot_k of the child, "
                                               "Q_k ydot_j of the parent"),
@@ -421,12 +422,6 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
             cases.append(Case(args, "a revolute2d joint, y_j, yd_j, y_k, yd_k of shape (3,)",
                               (tk.G, tk.Q, tk.gamma), wrong))
     return run_cases(name, student_fn, cases)
-
-
-def _rot2(phi: float) -> np.ndarray:
-    """The planar rotation matrix A(phi) of eq. (18)."""
-    c, s = np.cos(phi), np.sin(phi)
-    return np.array([[c, -s], [s, c]])
 
 
 # ----------------------------------------------------------------------------- chapter: spatial vectors
@@ -452,7 +447,7 @@ def check_planar_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) 
     cases = []
     for r in _planar_offsets(rng, n_cases):
         S = shift_T(r)
-        P = np.array([[0.0, 1, 0], [0, 0, 1], [1, 0, 0]])     # (v_x, v_y, omega) ordering
+        P = order_permutation(3)                              # (omega, v_x, v_y) -> (v_x, v_y, omega)
         wrong = ((shift_T(-r), "direction of r? r points from A (where the twist is known) to B"),
                  (S.T, "transposed: this is the matrix that moves a wrench from B back to A"),
                  (P @ S @ P.T, "ordering: the twist is (omega_z, v_x, v_y), the angular velocity first"),
@@ -742,8 +737,7 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
         sd = np.zeros(3) if k == 0 else sd
         where = "P = the centroid (s = 0)" if k == 0 else "P away from the centroid"
         M, Q = equipollent(m, J, s, sd, w, F, tau)
-        T = np.block([[np.eye(3), skew(s, check=False)], [np.zeros((3, 3)), np.eye(3)]])
-        Mc = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])
+        T, Mc = shift(-s), spatial_inertia(m, J)              # K&Y eq. (4) T^P, eq. (3) M^c = diag(m I, J)
         M_neg, Q_neg = equipollent(m, J, -s, -sd, w, F, tau)
         top = Q[:3]
         wrong = (((M_neg, Q_neg), "direction of s? s runs from the centroid to P, T^P = [[I, [s]x], [0, I]]"),
@@ -861,7 +855,7 @@ def _free_flyer_case(rng: np.random.Generator, k: int) -> Case:
     q = np.r_[rng.normal(size=3), quat]
     v = rng.normal(size=6)
     yd = interop.to_state(robot, q, v).yd
-    R = Rotation.from_quat(quat).as_matrix()
+    R = euler_params_to_matrix(scalar_first(quat))                      # Pinocchio's (x, y, z, w)
     vl, wl = v[:3], v[3:]
     wrong = ((np.r_[vl + np.cross(wl, lever), wl], "Pinocchio's v is in base axes: rotate it to world axes with R"),
              (np.r_[R @ vl, R @ wl], "v is the velocity of the joint origin; the mass centre moves by omega x c"),
@@ -1138,21 +1132,14 @@ del _mod, _chapter
 # Each checker's typical mistakes, as student functions that make them (rfda_teach.exercises.slips):
 # tests/test_exercises_slips.py runs every checker on each and asserts that the hint names it.
 
-def _rate(e0, ev, sign=1.0) -> np.ndarray:
-    """1/2 E^T (sign +1, omega global) or 1/2 G^T (sign -1, omega in body components)."""
-    return 0.5 * np.column_stack([-ev, e0 * np.eye(3) + sign * skew(ev, check=False)]).T
-
-
 @slip("check_euler_rate_matrix", "scalar part last, e = (x, y, z, w)", hint="scalar part first")
 def _slip_rate_scalar_last(e):
-    e = np.asarray(e, dtype=float)
-    return _rate(e[3], e[:3])
+    return 0.5 * euler_E(scalar_first(e), check=False).T                # 1/2 E^T of (x, y, z, w) read as (w, x, y, z)
 
 
 @slip("check_euler_rate_matrix", "1/2 G^T: omega in body components", hint="body vs global")
 def _slip_rate_body(e):
-    e = np.asarray(e, dtype=float)
-    return _rate(e[0], e[1:], sign=-1.0)
+    return 0.5 * euler_G(np.asarray(e, dtype=float), check=False).T
 
 
 @slip("check_rotation_from_euler", "R^T: global to body", hint="transposed")
@@ -1246,7 +1233,7 @@ def _slip_revolute_gamma_sign(joint, y_j, yd_j, y_k, yd_k):
 @slip("check_revolute_rows", "gamma without the parent's term", hint="parent term")
 def _slip_revolute_gamma_child_only(joint, y_j, yd_j, y_k, yd_k):
     t = _rows(joint, y_j, yd_j, y_k, yd_k)
-    return t.G, t.Q, yd_k[2] ** 2 * (_rot2(y_k[2]) @ joint.child_point)
+    return t.G, t.Q, yd_k[2] ** 2 * (planar_rotation(y_k[2]) @ joint.child_point)
 
 
 def _baumgarte(M, C, f, g):
@@ -1358,14 +1345,14 @@ def _slip_kane_transposed(L, R_rel):
 
 
 def _equipollent_T(s):
-    return np.block([[np.eye(3), skew(s, check=False)], [np.zeros((3, 3)), np.eye(3)]])
+    return shift(-np.asarray(s, dtype=float))                            # K&Y eq. (4): T^P = [[I, [s]x], [0, I]]
 
 
 @slip("check_equipollent", "T M^c T^T for T^T M^c T", hint="T^T M^c T, not T M^c T^T")
 def _slip_equipollent_outer(m, J, s, s_dot, omega, F, tau):
     from ..refpoint import equipollent
     T = _equipollent_T(s)
-    Mc = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), J]])
+    Mc = spatial_inertia(m, J)
     return T @ Mc @ T.T, equipollent(m, J, s, s_dot, omega, F, tau)[1]
 
 
@@ -1402,7 +1389,7 @@ def _slip_rcr_with_a(R_next, a):
 
 
 def _free_flyer(quat, c, v, *, transposed=False, rotate=True):
-    R = Rotation.from_quat(np.asarray(quat, dtype=float)).as_matrix()
+    R = euler_params_to_matrix(scalar_first(quat))                      # Pinocchio's (x, y, z, w)
     R = R.T if transposed else R
     lin = np.asarray(v[:3]) + np.cross(v[3:], c)
     return np.r_[R @ lin, R @ v[3:]] if rotate else np.r_[lin, v[3:]]

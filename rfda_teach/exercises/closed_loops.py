@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
+from ..spatial import planar_cross, planar_rotation
 from .checking import N_CASES, SEED, Case, CheckResult, options, run_cases
 from .questions import question
 from .slips import slip
@@ -77,11 +78,6 @@ def _ex_rcr_never():
 
 # ----------------------------------------------------------------------------- ex-rcr-At: A_t of one joint
 
-def _rot90(v) -> np.ndarray:
-    """v turned by +90 degrees: (-v_y, v_x)."""
-    return np.array([-v[1], v[0]])
-
-
 def _second_derivative(path, h: float = 0.02) -> np.ndarray:
     """d^2/dt^2 of ``path(t)`` at t = 0 by the central nine-point stencil (error of order h^8)."""
     c = np.array([-1 / 560, 8 / 315, -1 / 5, 8 / 5, -205 / 72, 8 / 5, -1 / 5, 8 / 315, -1 / 560])
@@ -95,19 +91,16 @@ def _remainder_reference(kind, At_p, w_p, c_p, c_k, u_k, axis) -> np.ndarray:
     :func:`rfda_teach.rcr.shift_T`.  Independent of the closed form of the chapter."""
     from .. import rcr
 
-    def turn(a):
-        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-
     if kind == "revolute":
         o = np.asarray(axis, float)
 
         def path(t):                   # joint point on the parent, child turning at w_p + u_k
-            return c_p + turn(w_p * t) @ (o - c_p) + turn((w_p + u_k) * t) @ (c_k - o)
+            return c_p + planar_rotation(w_p * t) @ (o - c_p) + planar_rotation((w_p + u_k) * t) @ (c_k - o)
     else:
         e = np.asarray(axis, float)
 
         def path(t):                   # slider along e, e fixed in the turning parent
-            return c_p + turn(w_p * t) @ ((c_k - c_p) + u_k * t * e)
+            return c_p + planar_rotation(w_p * t) @ ((c_k - c_p) + u_k * t * e)
     own = np.r_[0.0, _second_derivative(path)]   # the angular part: omega_k is constant
     return rcr.shift_T(c_k - c_p) @ At_p + own
 
@@ -147,7 +140,7 @@ def _remainder_cases(n_cases: int, seed: int) -> list:
                      unshifted)
         else:
             e = axis
-            cor = 2.0 * w_p * u_k * _rot90(e)
+            cor = 2.0 * w_p * u_k * planar_cross(1.0, e)       # z x e: e turned by +90 degrees
             wrong = ((ref + np.r_[0.0, w_p ** 2 * (c_k - c_p)],
                       "the parent's centripetal term -omega_p^2 (c_k - c_p) is missing: the "
                       "slider rides on the turning parent"),
@@ -207,7 +200,7 @@ def _remainder_with(kind, At_p, w_p, c_p, c_k, u_k, axis, *, parent=1.0, corioli
         own = -parent * w_p ** 2 * (o - c_p) - (w_p + u_k) ** 2 * (c_k - o)
     else:
         e = np.asarray(axis)
-        own = -parent * w_p ** 2 * (c_k - c_p) + coriolis * w_p * u_k * perp * _rot90(e)
+        own = -parent * w_p ** 2 * (c_k - c_p) + coriolis * w_p * u_k * perp * planar_cross(1.0, e)
     return base + np.r_[0.0, own]
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from ..spatial import euler_params_to_matrix, scalar_first
 from .checking import N_CASES, SEED, Case, options, run_cases
 from .slips import slip
 
@@ -36,8 +37,8 @@ __all__ = ["check_free_flyer_vdot"]
 
 
 def _rotation(quat) -> np.ndarray:
-    """R (base axes to world axes) from Pinocchio's quaternion (x, y, z, w)."""
-    return Rotation.from_quat(np.asarray(quat, dtype=float)).as_matrix()
+    """R (base axes to world axes) from Pinocchio's quaternion (x, y, z, w), scalar last."""
+    return euler_params_to_matrix(scalar_first(quat))
 
 
 def _vdot(quat, c, v, ydd, *, R_back=None, rotate_w=True, wv=-1.0, centripetal=True,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..spatial import skew
+from ..spatial import shift, skew
 from .checking import N_CASES, SEED, Case, options, run_cases
 from .slips import slip
 
@@ -47,7 +47,7 @@ def _velocity_shift(Y, p_from, p_to) -> np.ndarray:
     """
     Y = np.asarray(Y, dtype=float)
     d = np.asarray(p_to, dtype=float) - np.asarray(p_from, dtype=float)
-    return np.r_[Y[:3] + np.cross(Y[3:], d), Y[3:]]
+    return shift(d) @ Y                                            # X(d) = [[I, -[d]x], [0, I]]
 
 
 def _sliding_transformation(p_i, p_j, r_j, Bv, Bw):
@@ -61,8 +61,7 @@ def _sliding_transformation(p_i, p_j, r_j, Bv, Bw):
     p_i, p_j, r_j = (np.asarray(x, dtype=float) for x in (p_i, p_j, r_j))
     Bv = np.asarray(Bv, dtype=float).reshape(3, -1)
     Bw = np.asarray(Bw, dtype=float).reshape(3, -1)
-    B1 = np.eye(6)
-    B1[:3, 3:] = -skew(p_j - p_i)                                  # K&Y eq. (25)
+    B1 = shift(p_j - p_i)                                          # K&Y eq. (25)
     top = np.hstack([Bv, -skew(p_j - r_j) @ Bw])
     bottom = np.hstack([np.zeros_like(Bv), Bw])
     return B1, np.vstack([top, bottom])

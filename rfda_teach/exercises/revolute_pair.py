@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..spatial import planar_rotation
 from .checking import Case, N_CASES, SEED, options, run_cases
 from .questions import question  # noqa: F401  (registers the chapter's questions)
 from .slips import slip
@@ -21,9 +22,7 @@ __all__: list = ["check_pair_free_force", "check_m_hat_tilt"]
 CHECKERS: dict = {}
 
 
-def _A(angle: float) -> np.ndarray:
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[c, -s], [s, c]])
+_A = planar_rotation                   # A(phi) of eq. (18): body axes to global axes
 
 
 def _at_rest(m_k, s_k, phi_k):

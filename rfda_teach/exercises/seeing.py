@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..spatial import planar_rotation
 from .checking import Case, run_cases, N_CASES, SEED, options
 from .questions import question
 from .slips import slip
@@ -20,9 +21,7 @@ __all__: list = ["check_pair_rfda_map"]
 CHECKERS: dict = {}
 
 
-def _A(angle: float) -> np.ndarray:
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[c, -s], [s, c]])
+_A = planar_rotation                   # A(phi) of eq. (18): body axes to global axes
 
 
 def _pair_T48(m_k, J_k, s_j, s_k, phi_j, phi_k):
