@@ -4,7 +4,9 @@ Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
 :mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, :mod:`~rfda_teach.system`,
 :mod:`~rfda_teach.dae` (eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
 :mod:`~rfda_teach.rfda` (eq. 8-12), :mod:`~rfda_teach.models`,
-:mod:`~rfda_teach.symbolic`; Kane's equations with relative Euler parameters
+:mod:`~rfda_teach.symbolic`; counting scalar multiplications, an optional ``tally`` of the
+algorithms themselves (:mod:`~rfda_teach.count`); the joint-space baseline
+(:mod:`~rfda_teach.jointspace`); Kane's equations with relative Euler parameters
 (:mod:`~rfda_teach.kane`); the analysis reference point (:mod:`~rfda_teach.refpoint`);
 closed planar loops: the mechanism record (:mod:`~rfda_teach.loops`), their recursive coordinate
 reduction (:mod:`~rfda_teach.rcr`) and its references (:mod:`~rfda_teach.loopref`);
@@ -21,7 +23,8 @@ Examples
 True
 """
 
-from . import errors, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate, benchmark  # noqa: F401
+from . import errors, count, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate  # noqa: F401
+from . import benchmark  # noqa: F401
 from . import viz, kane, refpoint, loops  # noqa: F401
 # interop needs the optional extra "robots" (pinocchio); import it explicitly: from rfda_teach import interop
 from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoordinateSelectionError, ModelError  # noqa: F401

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.linalg
 
-from . import _check
+from . import _check, count
 from .errors import ConstraintRankError, ModelError
 from .system import System, terms
 
@@ -73,7 +73,7 @@ def _solve(A: np.ndarray, B: np.ndarray, what: str, where: str, *, err=Constrain
 
 
 def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gamma_d=None, *,
-               check: bool = True):
+               check: bool = True, tally=None):
     """E_k, D_k of eq. (60) and B_k, H_k, d_k of eq. (61) and (5).
 
     [E_k D_k] = [G_k; G_kd]^{-1};  B_k = -(E_k Q_k + D_k Q_kd);  H_k = D_k;
@@ -83,6 +83,8 @@ def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gam
     raises :class:`~rfda_teach.errors.ConstraintRankError`; NaN or wrong shapes a
     ModelError naming the argument.  ``check=False`` skips the checks of the result
     (about a third of the cost) for inner loops fed by :func:`rfda_teach.system.terms`.
+    ``tally`` (a :class:`~rfda_teach.count.Tally`) counts the multiplications: the inverse of the
+    p x p matrix [G_k; G_kd] as p^3, then the products of eq. (61) and of d_k.
 
     Examples
     --------
@@ -97,6 +99,19 @@ def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gam
     ...
     rfda_teach.errors.ConstraintRankError: coordinates.appendix_a: [G; G_d] of eq. (60) is singular (rank 1 of 2, condition number inf); the joint's constrained rows G and free rows G_d must together span every velocity direction of the body
     """
+    out = _appendix_a(G, G_d, Q, Q_d, gamma, gamma_d, check)
+    if tally is not None:
+        E, D, B, H, d = out
+        p = E.shape[0]
+        count.add(count.check(tally, where="coordinates.appendix_a"), p ** 3)   # [E D] = [G; G_d]^-1, eq. (60)
+        if B is not None:
+            count.add(tally, p * p * B.shape[1])                          # E Q + D Q_d, eq. (61)
+        if d is not None:
+            count.add(tally, p * p)                                       # E gamma + D gamma_d
+    return out
+
+
+def _appendix_a(G, G_d, Q, Q_d, gamma, gamma_d, check):
     # fast path (rfda.forward_dynamics calls this once per joint): compute, then check the result;
     # only when something is off are the arguments examined one by one to name the culprit
     try:

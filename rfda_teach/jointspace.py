@@ -38,7 +38,7 @@ So the generalized force conjugate to qdot_k is tau_k itself.
 * :func:`forward_dynamics` - CRBA + RNEA(qddot = 0) + Cholesky of M_q, O(n^3).
 * :func:`count_multiplications` - scalar multiplications of each of these and
   of both RFDA forms, counted while they run with a
-  :class:`~rfda_teach.refpoint.Tally`.
+  :class:`~rfda_teach.count.Tally`.
 
 q may be given per joint (a list of arrays, one per joint, as
 :func:`rfda_teach.models.state_from_joints` takes) or stacked in joint order
@@ -63,14 +63,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from scipy.linalg import LinAlgError
 
-from . import _check
+from . import _check, rfda
 from .bodies import EULER_TOL
 from .coordinates import appendix_a
+from .count import Tally, add, chol, cholesky_count, mm, set_step, solve as cho_solve
 from .errors import IllConditionedError, ModelError
 from .models import state_from_joints
-from .refpoint import Tally
 from .system import State, System, Terms, check_state, check_terms, terms
 
 __all__ = ["JointSpaceResult", "rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
@@ -207,98 +207,76 @@ def _state(system, q, qd, where) -> State:
     return st
 
 
-# ----------------------------------------------------------------------------- the algorithms (counted)
+# ----------------------------------------------------------------------------- the algorithms (t: a Tally or None)
 
-class _Uncounted:
-    """Stands in for a :class:`~rfda_teach.refpoint.Tally` when nobody counts: the same calls, no
-    bookkeeping (so that timings measure the algorithm, not the counter)."""
-
-    step = ""
-
-    @staticmethod
-    def mm(A, B):
-        return A @ B
-
-    @staticmethod
-    def add(n):
-        pass
-
-
-def _appendix_a(system: System, tr: Terms, t: Tally):
-    """B_k, H_k, d_k of eq. (60)-(61) for every joint, counted: inverse of [G_k; G_kd] (p^3),
-    B_k = -(E_k Q_k + D_k Q_kd), d_k = E_k gamma_k + D_k gamma_kd."""
-    t.step = "appendix A"
+def _appendix_a(system: System, tr: Terms, t=None):
+    """B_k, H_k, d_k of eq. (60)-(61) for every joint: [E_k D_k] = [G_k; G_kd]^-1,
+    B_k = -(E_k Q_k + D_k Q_kd), d_k = E_k gamma_k + D_k gamma_kd (counted in t when given)."""
+    set_step(t, "appendix A")
     out = []
-    for k in range(system.n):
-        jt = tr.joint[k]
-        p = jt.G.shape[1]
-        t.add(p ** 3)                                                    # [E D] = [G; G_d]^-1, eq. (60)
-        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d)
-        if B is not None:
-            t.add(p * E.shape[1] * p + p * D.shape[1] * p)              # eq. (61)
-        t.add(p * E.shape[1] + p * D.shape[1])                          # d_k
+    for jt in tr.joint:
+        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d, tally=t)
         out.append((B, H, d, E))
     return out
 
 
-def _rnea(system: System, tr: Terms, BHd, qdd, t: Tally) -> np.ndarray:
+def _rnea(system: System, tr: Terms, BHd, qdd, t=None) -> np.ndarray:
     """T^T (M yddot - f) by two sweeps; f is tr.f (it includes any joint forces in the terms)."""
     par, order = system.parents, system.topology.order
     ds = system.dof_slices
     a = [None] * system.n
     W = [None] * system.n
-    t.step = "rnea forward"
+    set_step(t, "rnea forward")
     for k in order:                                                      # root to leaves
         B, H, d, _ = BHd[k]
-        a[k] = t.mm(H, qdd[ds[k]]) + d                                   # yddot_k, eq. (61)''
+        a[k] = mm(t, H, qdd[ds[k]]) + d                                  # yddot_k, eq. (61)''
         if par[k] >= 0:
-            a[k] = a[k] + t.mm(B, a[par[k]])
-    t.step = "rnea backward"
+            a[k] = a[k] + mm(t, B, a[par[k]])
+    set_step(t, "rnea backward")
     for k in order:
-        W[k] = t.mm(tr.M[k], a[k]) - tr.f[k]                             # Newton-Euler of body k (eq. 6)
+        W[k] = mm(t, tr.M[k], a[k]) - tr.f[k]                            # Newton-Euler of body k (eq. 6)
     tau = np.zeros(system.n_dof)
     for k in reversed(order):                                            # leaves to root
         B, H = BHd[k][:2]
-        tau[ds[k]] = t.mm(H.T, W[k])                                     # tau_k = H_k^T W_k
+        tau[ds[k]] = mm(t, H.T, W[k])                                    # tau_k = H_k^T W_k
         if par[k] >= 0:
-            W[par[k]] = W[par[k]] + t.mm(B.T, W[k])                      # W_j += B_k^T W_k
+            W[par[k]] = W[par[k]] + mm(t, B.T, W[k])                     # W_j += B_k^T W_k
     return tau
 
 
-def _crba(system: System, tr: Terms, BHd, t: Tally) -> np.ndarray:
+def _crba(system: System, tr: Terms, BHd, t=None) -> np.ndarray:
     """M_q = T^T M T by composite inertias, then the ancestors' blocks."""
     par, order = system.parents, system.topology.order
     ds = system.dof_slices
-    t.step = "crba composite"
+    set_step(t, "crba composite")
     Ic = [M.copy() for M in tr.M]
     for k in reversed(order):                                            # leaves to root
         B = BHd[k][0]
         if par[k] >= 0:
-            Ic[par[k]] = Ic[par[k]] + t.mm(B.T, t.mm(Ic[k], B))          # I_j += B_k^T I_k B_k
-    t.step = "crba blocks"
+            Ic[par[k]] = Ic[par[k]] + mm(t, B.T, mm(t, Ic[k], B))        # I_j += B_k^T I_k B_k
+    set_step(t, "crba blocks")
     Mq = np.zeros((system.n_dof, system.n_dof))
     for k in order:
         H = BHd[k][1]
-        F = t.mm(Ic[k], H)                                               # F = I_k H_k
-        blk = t.mm(H.T, F)                                               # M_q[k, k] = H_k^T I_k H_k
-        t.add(blk.size)
+        F = mm(t, Ic[k], H)                                              # F = I_k H_k
+        blk = mm(t, H.T, F)                                              # M_q[k, k] = H_k^T I_k H_k
+        add(t, blk.size)
         Mq[ds[k], ds[k]] = 0.5 * (blk + blk.T)                           # symmetric to the last bit
         i = k
         while par[i] >= 0:                                               # walk up the ancestors
-            F = t.mm(BHd[i][0].T, F)                                     # F <- B_i^T F
+            F = mm(t, BHd[i][0].T, F)                                    # F <- B_i^T F
             i = par[i]
-            blk = t.mm(BHd[i][1].T, F)                                   # M_q[i, k] = H_i^T F
+            blk = mm(t, BHd[i][1].T, F)                                  # M_q[i, k] = H_i^T F
             Mq[ds[i], ds[k]] = blk
             Mq[ds[k], ds[i]] = blk.T
     return Mq
 
 
-def _cholesky(Mq: np.ndarray, rhs: np.ndarray, t: Tally, where: str) -> np.ndarray:
-    t.step = "cholesky"
+def _cholesky(Mq: np.ndarray, rhs: np.ndarray, t, where: str) -> np.ndarray:
+    set_step(t, "cholesky")
     n = Mq.shape[0]
-    t.add(n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2)                 # factor M_q = L L^T
     try:
-        fac = cho_factor(Mq, lower=True, check_finite=False)
+        fac = chol(t, Mq)                                                # factor M_q = L L^T
     except (LinAlgError, np.linalg.LinAlgError, ValueError):
         fac = None
     if fac is None or not np.all(np.isfinite(fac[0])):
@@ -306,8 +284,7 @@ def _cholesky(Mq: np.ndarray, rhs: np.ndarray, t: Tally, where: str) -> np.ndarr
             f"{where}: the joint-space mass matrix M_q ({n}x{n}) is not positive definite in floating point; "
             "it is in exact arithmetic (every body has positive mass and inertia), so the cause is extreme "
             "mass or inertia ratios; use rfda.forward_dynamics(..., form='featherstone')")
-    t.add(n * n)                                                         # L y = b, L^T x = y
-    return cho_solve(fac, rhs, check_finite=False)
+    return cho_solve(t, fac, rhs, check_finite=False)                    # L y = b, L^T x = y
 
 
 # ----------------------------------------------------------------------------- public functions
@@ -331,8 +308,7 @@ def inverse_dynamics(system: System, tr: Terms, qdd) -> np.ndarray:
     where = "jointspace.inverse_dynamics"
     check_terms(system, tr, where)
     qdd = _dof_vector(system, qdd, "qdd", where)
-    t = _Uncounted()
-    return _rnea(system, tr, _appendix_a(system, tr, t), qdd, t)
+    return _rnea(system, tr, _appendix_a(system, tr), qdd)
 
 
 def mass_matrix(system: System, tr: Terms) -> np.ndarray:
@@ -351,8 +327,7 @@ def mass_matrix(system: System, tr: Terms) -> np.ndarray:
     True
     """
     check_terms(system, tr, "jointspace.mass_matrix")
-    t = _Uncounted()
-    return _crba(system, tr, _appendix_a(system, tr, t), t)
+    return _crba(system, tr, _appendix_a(system, tr))
 
 
 def velocity_map(system: System, tr: Terms) -> np.ndarray:
@@ -368,7 +343,7 @@ def velocity_map(system: System, tr: Terms) -> np.ndarray:
     array([0. , 0.5, 1. , 0. , 1.5, 1. ])
     """
     check_terms(system, tr, "jointspace.velocity_map")
-    BHd = _appendix_a(system, tr, _Uncounted())
+    BHd = _appendix_a(system, tr)
     vs, ds, par = system.vel_slices, system.dof_slices, system.parents
     T = np.zeros((system.n_vel, system.n_dof))
     for k in system.topology.order:
@@ -397,10 +372,10 @@ def solve(system: System, tr: Terms) -> JointSpaceResult:
     """
     where = "jointspace.solve"
     check_terms(system, tr, where)
-    return _solve(system, tr, _Uncounted(), where)
+    return _solve(system, tr, where)
 
 
-def _solve(system, tr, t, where) -> JointSpaceResult:
+def _solve(system, tr, where, t=None) -> JointSpaceResult:
     BHd = _appendix_a(system, tr, t)
     C = _rnea(system, tr, BHd, np.zeros(system.n_dof), t)
     Mq = _crba(system, tr, BHd, t)
@@ -429,8 +404,7 @@ def rnea(system: System, q, qd, qdd, *, f_ext=None) -> np.ndarray:
     st = _state(system, q, qd, where)
     qdd = _dof_vector(system, qdd, "qdd", where)
     tr = terms(system, st, f_ext=f_ext, check=False)
-    t = _Uncounted()
-    return _rnea(system, tr, _appendix_a(system, tr, t), qdd, t)
+    return _rnea(system, tr, _appendix_a(system, tr), qdd)
 
 
 def crba(system: System, q) -> np.ndarray:
@@ -476,7 +450,7 @@ def forward_dynamics(system: System, q, qd, tau, *, f_ext=None) -> np.ndarray:
     st = _state(system, q, qd, where)
     tau = _dof_vector(system, tau, "tau", where)
     tr = terms(system, st, tau=tau, f_ext=f_ext, check=False)
-    return _solve(system, tr, _Uncounted(), where).qdd
+    return _solve(system, tr, where).qdd
 
 
 # ----------------------------------------------------------------------------- Pinocchio's coordinates
@@ -528,106 +502,14 @@ def pinocchio_maps(robot, q, v, a=None) -> PinocchioMaps:
     return PinocchioMaps(state, S, qdd)
 
 
-# ----------------------------------------------------------------------------- counted RFDA (both forms)
-
-def _lubich_counted(system: System, tr: Terms, t: Tally):
-    """rfda._lubich with every product counted (same operations, same order)."""
-    par, order = system.parents, system.topology.order
-    vs, cs = system.vel_slices, system.con_slices
-    Mh = [M.copy() for M in tr.M]
-    fh = [f.copy() for f in tr.f]
-    Mf, Wf = [None] * system.n, [None] * system.n
-    t.step = "lubich leaves-to-root"
-    for k in reversed(order):
-        jt = tr.joint[k]
-        p, m = jt.G.shape[1], jt.G.shape[0]
-        t.add(p * (p - 1) * (p + 1) // 6 + p * (p - 1) // 2)
-        Mf[k] = cho_factor(Mh[k], lower=True, check_finite=False)
-        if m:
-            t.add(p * p * m)
-            X = cho_solve(Mf[k], jt.G.T)
-            Wm = t.mm(jt.G, X)
-            t.add(m * (m - 1) * (m + 1) // 6 + m * (m - 1) // 2)
-            Wf[k] = cho_factor(Wm, lower=True, check_finite=False)
-        j = par[k]
-        if j >= 0 and m:
-            t.add(m * m * p)
-            Mh[j] = Mh[j] + t.mm(jt.Q.T, cho_solve(Wf[k], jt.Q))                       # eq. (9)
-            t.add(p * p + m * m)
-            r = jt.gamma - t.mm(jt.G, cho_solve(Mf[k], fh[k]))
-            fh[j] = fh[j] + t.mm(jt.Q.T, cho_solve(Wf[k], r))                          # eq. (10)
-    ydd = np.zeros(system.n_vel)
-    t.step = "lubich root-to-leaves"
-    for j in order:
-        jt = tr.joint[j]
-        p, m = jt.G.shape[1], jt.G.shape[0]
-        if m:
-            rhs = jt.gamma if par[j] < 0 else jt.gamma - t.mm(jt.Q, ydd[vs[par[j]]])
-            t.add(p * p + m * m)
-            lam = cho_solve(Wf[j], t.mm(jt.G, cho_solve(Mf[j], fh[j])) - rhs)
-            t.add(p * p)
-            ydd[vs[j]] = cho_solve(Mf[j], fh[j] - t.mm(jt.G.T, lam))                   # eq. (8)
-        else:
-            t.add(p * p)
-            ydd[vs[j]] = cho_solve(Mf[j], fh[j])
-    t.step = "joint accelerations"
-    qdd = np.zeros(system.n_dof)
-    for k, jt in enumerate(tr.joint):
-        acc = t.mm(jt.G_d, ydd[vs[k]]) - jt.gamma_d
-        if par[k] >= 0:
-            acc = acc + t.mm(jt.Q_d, ydd[vs[par[k]]])
-        qdd[system.dof_slices[k]] = acc
-    return qdd
-
-
-def _featherstone_counted(system: System, tr: Terms, t: Tally):
-    """rfda._featherstone with every product counted; the multipliers are counted as their own step."""
-    par, order = system.parents, system.topology.order
-    vs = system.vel_slices
-    Mh = [M.copy() for M in tr.M]
-    fh = [f.copy() for f in tr.f]
-    BHd = _appendix_a(system, tr, t)
-    Df, U = [None] * system.n, [None] * system.n
-    t.step = "featherstone leaves-to-root"
-    for k in reversed(order):
-        B, H, d, _ = BHd[k]
-        nk = H.shape[1]
-        U[k] = t.mm(Mh[k], H)
-        Dm = t.mm(H.T, U[k])
-        t.add(nk * (nk - 1) * (nk + 1) // 6 + nk * (nk - 1) // 2)
-        Df[k] = cho_factor(Dm, lower=True, check_finite=False)
-        j = par[k]
-        if j >= 0:
-            t.add(nk * nk * U[k].shape[0])
-            P = Mh[k] - t.mm(U[k], cho_solve(Df[k], U[k].T))
-            r = fh[k] - t.mm(Mh[k], d)
-            t.add(nk * nk)
-            pk = r - t.mm(U[k], cho_solve(Df[k], t.mm(H.T, r)))
-            Mh[j] = Mh[j] + t.mm(B.T, t.mm(P, B))                                       # eq. (11)
-            fh[j] = fh[j] + t.mm(B.T, pk)                                               # eq. (12)
-    t.step = "featherstone root-to-leaves"
-    ydd = np.zeros(system.n_vel)
-    qdd = np.zeros(system.n_dof)
-    for k in order:
-        B, H, d, _ = BHd[k]
-        a = d if par[k] < 0 else t.mm(B, ydd[vs[par[k]]]) + d
-        t.add(H.shape[1] ** 2)
-        qk = cho_solve(Df[k], t.mm(H.T, fh[k] - t.mm(Mh[k], a)))
-        qdd[system.dof_slices[k]] = qk
-        ydd[vs[k]] = a + t.mm(H, qk)                                                    # eq. (5)
-    t.step = "multipliers"
-    for k in order:
-        E = BHd[k][3]
-        t.mm(E.T, fh[k] - t.mm(Mh[k], ydd[vs[k]]))                                       # lam_k, eq. (8)
-    return qdd
-
+# ----------------------------------------------------------------------------- counting
 
 def _count_cholesky(n: int, t) -> None:
     """What :func:`_cholesky` counts for an n x n M_q, without factoring (the factorisation is
     LAPACK's; its count is the textbook formula either way)."""
-    t.step = "cholesky"
-    t.add(n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2)
-    t.add(n * n)
+    set_step(t, "cholesky")
+    add(t, cholesky_count(n))
+    add(t, n * n)
 
 
 def _count(system: System, tr: Terms, method: str) -> Tally:
@@ -643,10 +525,8 @@ def _count(system: System, tr: Terms, method: str) -> Tally:
         _rnea(system, tr, BHd, np.zeros(system.n_dof), t)
         _crba(system, tr, BHd, t)
         _count_cholesky(system.n_dof, t)
-    elif method == "lubich":
-        _lubich_counted(system, tr, t)
-    else:
-        _featherstone_counted(system, tr, t)
+    else:                                                                # the RFDA itself, counted as it runs
+        rfda.solve(system, tr, method, tally=t)
     return t
 
 
@@ -662,7 +542,7 @@ def count_multiplications(system: System, method, *, state=None, by_step: bool =
     [G_k; G_kd] as p^3) where a method needs them: all but "lubich" and "cholesky".  A product of
     an (a x b) and a (b x c) matrix counts abc, a Cholesky factor of N x N N(N-1)(N+1)/6 +
     N(N-1)/2, a pair of triangular solves N^2 per right-hand side (as
-    :class:`~rfda_teach.refpoint.Tally`; the factorisation itself runs in LAPACK, so its count is
+    :class:`~rfda_teach.count.Tally`; the factorisation itself runs in LAPACK, so its count is
     this formula and it is not performed when only counting).  The Featherstone form also
     computes the multipliers (step "multipliers", by_step shows it apart).  Counts do not depend
     on the state's values, only on the tree and its joints; ``state`` defaults to the zero

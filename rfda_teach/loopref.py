@@ -34,6 +34,7 @@ import scipy.linalg
 from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
 from .loops import LoopMechanism, LoopSeries, check_model, check_series_states, check_state
+from .count import cholesky_count
 from .errors import ConstraintRankError, RFDAError
 from .spatial import planar_rotation
 from .summary import samples
@@ -588,7 +589,7 @@ def count_multiplications(model, *, bound: str = "implemented") -> int:
     C = _series_rows(sys, cuts, st)[0]
     m, N, nnz = C.shape[0], sys.n_vel, int(np.count_nonzero(C))
     rows = m * full if bound == "implemented" else m * steps["featherstone root-to-leaves"]
-    small = nnz * (m + 1) + m * (m - 1) * (m + 1) // 6 + m * (m - 1) // 2 + m * m + N * m
+    small = nnz * (m + 1) + cholesky_count(m) + m * m + N * m
     return int(full + rows + small)
 
 

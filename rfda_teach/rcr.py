@@ -77,6 +77,7 @@ import scipy.linalg
 
 from . import _check, loopref
 from .bodies import Body
+from .count import Tally, check as check_tally, mm, outer, scale
 from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 # the mechanism record, re-exported under the names rcr has always had (rcr.five_bar(), rcr.LoopMechanism, ...)
 from .loops import (CLOSURE_TOL, LoopJoint, LoopMechanism, LoopSeries, check_body, check_closed,  # noqa: F401
@@ -130,28 +131,6 @@ def spatial_inertia(body: Body | None) -> np.ndarray:
         return np.zeros((3, 3))
     check_body(body, where="rcr.spatial_inertia")
     return _inertia_v_omega(body.mass, float(body.J[0, 0]), check=False)[_AF]          # angular first, P^T I P
-
-
-def _mm(c, A, B):
-    """A @ B, counted in the Tally c (rows x inner x cols multiplications) when c is given."""
-    if c is not None:
-        sa, sb = np.shape(A), np.shape(B)
-        c.add((sa[0] if len(sa) == 2 else 1) * sa[-1] * (sb[1] if len(sb) == 2 else 1))
-    return A @ B
-
-
-def _ou(c, a, b):
-    """np.outer(a, b), counted (len(a) len(b) multiplications)."""
-    if c is not None:
-        c.add(np.size(a) * np.size(b))
-    return np.outer(a, b)
-
-
-def _sc(c, s, A):
-    """s * A for a scalar s (one multiplication per entry; a division counts as one)."""
-    if c is not None:
-        c.add(np.size(A))
-    return s * A
 
 
 # ----------------------------------------------------------------------------- topology
@@ -317,8 +296,8 @@ def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
         ST = _shift_T(xk - xp)
         x.append(xk)
         P.append(Pk)
-        V.append(_mm(c, ST, Vp) + _sc(c, u[k], Pk))
-        At.append(_mm(c, ST, Atp) + zeta)
+        V.append(mm(c, ST, Vp) + scale(c, u[k], Pk))
+        At.append(mm(c, ST, Atp) + zeta)
     return _Kin(x, P, V, At, T0[:2, 2].copy(), np.asarray(At0, float), T)
 
 
@@ -354,11 +333,11 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
         i = br[j]
         par = topo.parent[i]
         xpar = kin.xr if par < 0 else kin.x[par]
-        a[j] = _mm(c, _shift_T(xn - kin.x[i]), kin.P[i])
+        a[j] = mm(c, _shift_T(xn - kin.x[i]), kin.P[i])
         if dep[j]:
-            Ra = _mm(c, R, a[j])
-            den = _mm(c, a[j], Ra)
-            if den <= tol * _mm(c, a[j], a[j]):                         # the regularity check
+            Ra = mm(c, R, a[j])
+            den = mm(c, a[j], Ra)
+            if den <= tol * mm(c, a[j], a[j]):                          # the regularity check
                 names = tuple(model.names[d] for d in topo.deps)
                 hint = "" if names == model.dependents else f" (e.g. dependents={model.dependents})"
                 raise SingularCoordinateSelectionError(
@@ -366,12 +345,12 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
                     f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
                     f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
                     f"Choose other dependents with method='acs'{hint} or re-root the loop with method='gcl'.")
-            Q[j] = _sc(c, 1.0, 1.0 / den)                               # eq. (34)
+            Q[j] = scale(c, 1.0, 1.0 / den)                             # eq. (34)
             Rn[j] = R
-            QRa = _sc(c, Q[j], Ra)
-            X[j] = -_ou(c, kin.P[i], QRa)                               # eq. (40), R symmetric
-            R = R - _ou(c, Ra, QRa)                                     # eq. (36)
-            W[j] = _shift_T(kin.x[i] - xpar) + _mm(c, X[j], _shift_T(xn - xpar))  # eq. (39)
+            QRa = scale(c, Q[j], Ra)
+            X[j] = -outer(c, kin.P[i], QRa)                             # eq. (40), R symmetric
+            R = R - outer(c, Ra, QRa)                                   # eq. (36)
+            W[j] = _shift_T(kin.x[i] - xpar) + mm(c, X[j], _shift_T(xn - xpar))   # eq. (39)
         else:
             X[j] = np.zeros((3, 3))                                     # eq. (77)
             W[j] = _shift_T(kin.x[i] - xpar)                             # eq. (76)
@@ -392,8 +371,8 @@ def _YZH(topo, kin, lp: _Loop, c=None):
         else:
             for s, jj in enumerate(lp.slots):
                 if jj > j:
-                    GK[:, s] = _mm(c, lp.X[j], lp.a[jj])
-        Yp, Zp, Hp = _mm(c, lp.W[j], Yp), lp.X[j] + _mm(c, lp.W[j], Zp), GK + _mm(c, lp.W[j], Hp)
+                    GK[:, s] = mm(c, lp.X[j], lp.a[jj])
+        Yp, Zp, Hp = mm(c, lp.W[j], Yp), lp.X[j] + mm(c, lp.W[j], Zp), GK + mm(c, lp.W[j], Hp)
         Y[j], Z[j], HK[j] = Yp, Zp, Hp
     return Y, Z, HK
 
@@ -409,8 +388,8 @@ def _forces(model, topo, kin, extra=None, c=None):
     I, F = [], []
     for i, b in enumerate(topo.body):
         Ik = spatial_inertia(b)
-        Fa = np.zeros(3) if b is None else np.array([0.0, *_sc(c, b.mass, model.gravity)])
-        Fk = Fa - _mm(c, Ik, kin.At[i])
+        Fa = np.zeros(3) if b is None else np.array([0.0, *scale(c, b.mass, model.gravity)])
+        Fk = Fa - mm(c, Ik, kin.At[i])
         if extra is not None and i in extra[0]:
             Ik = Ik + extra[0][i]
             Fk = Fk + extra[1][i]
@@ -432,15 +411,15 @@ def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
         P = kin.P[i]
         par = topo.parent[i]
         ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
-        IP = _mm(c, Ih[j], P)
-        Mh[j] = _mm(c, P, IP)                                            # eq. (13)
+        IP = mm(c, Ih[j], P)
+        Mh[j] = mm(c, P, IP)                                             # eq. (13)
         if j > 0:
-            IPm = _sc(c, 1.0 / Mh[j], IP)
-            T = _mm(c, ST[j].T, np.eye(3) - _ou(c, IPm, P))              # eq. (22)
-            Ih[j - 1] = I[nodes[j - 1]] + _mm(c, _mm(c, T, Ih[j]), ST[j])  # eq. (20)
-            Fh[j - 1] = F[nodes[j - 1]] + _mm(c, T, Fh[j])               # eq. (21)
+            IPm = scale(c, 1.0 / Mh[j], IP)
+            T = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))             # eq. (22)
+            Ih[j - 1] = I[nodes[j - 1]] + mm(c, mm(c, T, Ih[j]), ST[j])    # eq. (20)
+            Fh[j - 1] = F[nodes[j - 1]] + mm(c, T, Fh[j])                # eq. (21)
             if tau[j]:                                                   # a joint force on the chain
-                Fh[j - 1] = Fh[j - 1] - _mm(c, ST[j].T, _sc(c, tau[j], IPm))
+                Fh[j - 1] = Fh[j - 1] - mm(c, ST[j].T, scale(c, tau[j], IPm))
     return Ih, Fh, Mh, ST
 
 
@@ -487,9 +466,9 @@ def _chain_forward(kin, topo, nodes, Ih, Fh, Mh, ST, A_root, qdd, Aabs, tau=None
     A = A_root
     for j, i in enumerate(nodes):
         P = kin.P[i]
-        As = _mm(c, ST[j], A)
-        ud = _sc(c, 1.0 / Mh[j], tau[j] - _mm(c, P, _mm(c, Ih[j], As) - Fh[j]))   # eq. (12)
-        A = As + _sc(c, ud, P)                                           # eq. (4)
+        As = mm(c, ST[j], A)
+        ud = scale(c, 1.0 / Mh[j], tau[j] - mm(c, P, mm(c, Ih[j], As) - Fh[j]))   # eq. (12)
+        A = As + scale(c, ud, P)                                         # eq. (4)
         qdd[topo.coord[i]] = ud
         Aabs[i] = A
     return A
@@ -520,21 +499,21 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         i = br[j]
         if topo.body[i] is None:
             continue
-        Ik, Ft = I[i], F[i] - _mm(c, I[i], _mm(c, Z[j], Delta))         # eq. (89)
-        E = _shift_T(kin.x[i] - x0) - _mm(c, Y[j], _shift_T(xp - x0))     # eq. (103)-(107)
-        IY, IE, IH = _mm(c, Ik, Y[j]), _mm(c, Ik, E), _mm(c, Ik, HK[j])
-        MM += _mm(c, HK[j].T, IH); IMp += _mm(c, HK[j].T, IY); IM0 += _mm(c, HK[j].T, IE)
-        FM += _mm(c, HK[j].T, Ft)
-        Ip += _mm(c, Y[j].T, IY); Ip0 += _mm(c, Y[j].T, IE); Fp += _mm(c, Y[j].T, Ft)  # eq. (53)-(55)
-        I0x += _mm(c, E.T, IE); D += _mm(c, E.T, IY); F0x += _mm(c, E.T, Ft)        # eq. (108)-(111)
+        Ik, Ft = I[i], F[i] - mm(c, I[i], mm(c, Z[j], Delta))           # eq. (89)
+        E = _shift_T(kin.x[i] - x0) - mm(c, Y[j], _shift_T(xp - x0))      # eq. (103)-(107)
+        IY, IE, IH = mm(c, Ik, Y[j]), mm(c, Ik, E), mm(c, Ik, HK[j])
+        MM += mm(c, HK[j].T, IH); IMp += mm(c, HK[j].T, IY); IM0 += mm(c, HK[j].T, IE)
+        FM += mm(c, HK[j].T, Ft)
+        Ip += mm(c, Y[j].T, IY); Ip0 += mm(c, Y[j].T, IE); Fp += mm(c, Y[j].T, Ft)     # eq. (53)-(55)
+        I0x += mm(c, E.T, IE); D += mm(c, E.T, IY); F0x += mm(c, E.T, Ft)           # eq. (108)-(111)
     cho = None
     if nI:
         cho = scipy.linalg.cho_factor(MM)                                # M_M of eq. (98)
         Cp, C0, Cf = (scipy.linalg.cho_solve(cho, B) for B in (IMp, IM0, FM))
         if c is not None:                                                # Cholesky + 7 right-hand sides
             c.add(nI * (nI - 1) * (nI + 1) // 6 + nI * (nI - 1) // 2 + 7 * nI * nI)
-        Ip -= _mm(c, IMp.T, Cp); Ip0 -= _mm(c, IMp.T, C0); Fp -= _mm(c, IMp.T, Cf)   # eq. (100)-(102)
-        I0x -= _mm(c, IM0.T, C0); D -= _mm(c, IM0.T, Cp); F0x -= _mm(c, IM0.T, Cf)
+        Ip -= mm(c, IMp.T, Cp); Ip0 -= mm(c, IMp.T, C0); Fp -= mm(c, IMp.T, Cf)      # eq. (100)-(102)
+        I0x -= mm(c, IM0.T, C0); D -= mm(c, IM0.T, Cp); F0x -= mm(c, IM0.T, Cf)
     # -- eq. (60)-(64): inward over the independents 1..p of the phantom branch
     Ih, Ih0, Fh, Mh, ST = {}, {}, {}, {}, {}
     if lp.p >= 0:
@@ -546,27 +525,27 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         P = kin.P[i]
         par = topo.parent[i]
         ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
-        IP = _mm(c, Ih[j], P)
-        Mh[j] = _mm(c, P, IP)                                            # eq. (64)
-        IPm = _sc(c, 1.0 / Mh[j], IP)
-        Tt = _mm(c, ST[j].T, np.eye(3) - _ou(c, IPm, P))                 # eq. (63)
+        IP = mm(c, Ih[j], P)
+        Mh[j] = mm(c, P, IP)                                             # eq. (64)
+        IPm = scale(c, 1.0 / Mh[j], IP)
+        Tt = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))                # eq. (63)
         if base >= 0 or moving_root:                                     # triangularize the base equation
-            DP = _sc(c, 1.0 / Mh[j], _mm(c, D, P))
-            I0x -= _ou(c, DP, _mm(c, P, Ih0[j])); F0x -= _sc(c, _mm(c, P, Fh[j]), DP)
-            D = _mm(c, D - _ou(c, DP, IP), ST[j])
+            DP = scale(c, 1.0 / Mh[j], mm(c, D, P))
+            I0x -= outer(c, DP, mm(c, P, Ih0[j])); F0x -= scale(c, mm(c, P, Fh[j]), DP)
+            D = mm(c, D - outer(c, DP, IP), ST[j])
         if j > 0:
             ip = br[j - 1]
-            Ih[j - 1] = I[ip] + _mm(c, _mm(c, Tt, Ih[j]), ST[j])         # eq. (61)
-            Ih0[j - 1] = _mm(c, Tt, Ih0[j])                              # eq. (60)
-            Fh[j - 1] = F[ip] + _mm(c, Tt, Fh[j])                        # eq. (62)
+            Ih[j - 1] = I[ip] + mm(c, mm(c, Tt, Ih[j]), ST[j])           # eq. (61)
+            Ih0[j - 1] = mm(c, Tt, Ih0[j])                               # eq. (60)
+            Fh[j - 1] = F[ip] + mm(c, Tt, Fh[j])                         # eq. (62)
     st = dict(topo=topo, kin=kin, lp=lp, I=I, F=F, cho=cho, IMp=IMp, IM0=IM0, FM=FM, Ih=Ih, Ih0=Ih0, Fh=Fh,
               Mh=Mh, ST=ST, I0x=I0x, F0x=F0x, x0=x0, xp=xp, Delta=Delta)
     if base >= 0:                                 # GCL base branch: eq. (20)-(22) from the base body to N
         st["base_chain"] = _chain_inward(kin, topo, topo.base_branch, I, F, I[base] + I0x, F[base] + F0x, c=c)
     if moving_root:                                                      # the loop's reaction on its base
         if lp.p >= 0:
-            st["I_art"] = _mm(c, _mm(c, Tt, Ih[0]), ST[0]) + _mm(c, Tt, Ih0[0]) + I0x + D
-            st["F_art"] = _mm(c, Tt, Fh[0]) + F0x
+            st["I_art"] = mm(c, mm(c, Tt, Ih[0]), ST[0]) + mm(c, Tt, Ih0[0]) + I0x + D
+            st["F_art"] = mm(c, Tt, Fh[0]) + F0x
         else:                                                            # p_i is the base body itself
             st["I_art"] = I0x + D + Ip0 + Ip
             st["F_art"] = F0x + Fp
@@ -593,9 +572,9 @@ def _forward(st: dict, A_root, c=None) -> tuple:
     for j in range(0, lp.p + 1):
         i = br[j]
         P = kin.P[i]
-        As = _mm(c, ST[j], A)
-        ud = -_sc(c, 1.0 / Mh[j], _mm(c, P, _mm(c, Ih[j], As) + _mm(c, Ih0[j], A0) - Fh[j]))  # eq. (59)
-        A = As + _sc(c, ud, P)
+        As = mm(c, ST[j], A)
+        ud = -scale(c, 1.0 / Mh[j], mm(c, P, mm(c, Ih[j], As) + mm(c, Ih0[j], A0) - Fh[j]))   # eq. (59)
+        A = As + scale(c, ud, P)
         qdd[topo.coord[i]] = ud
         Aabs[i] = A
     Ap = A
@@ -603,12 +582,12 @@ def _forward(st: dict, A_root, c=None) -> tuple:
     nI = len(lp.slots)
     uI = np.zeros(nI)
     if nI:
-        uI = -scipy.linalg.cho_solve(st["cho"], _mm(c, st["IMp"], Ap) + _mm(c, st["IM0"], A0) - st["FM"])
+        uI = -scipy.linalg.cho_solve(st["cho"], mm(c, st["IMp"], Ap) + mm(c, st["IM0"], A0) - st["FM"])
         if c is not None:
             c.add(nI * nI)
     # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
     x0, xp, Delta = st["x0"], st["xp"], st["Delta"]
-    rel = Ap - _mm(c, _shift_T(xp - x0), A0)
+    rel = Ap - mm(c, _shift_T(xp - x0), A0)
     xn = kin.x[br[-1]]
     for j in range(lp.p + 1, len(br)):
         i = br[j]
@@ -617,20 +596,20 @@ def _forward(st: dict, A_root, c=None) -> tuple:
         if j in lp.slots:
             ud = uI[lp.slots.index(j)]
         else:
-            rhs = _mm(c, _shift_T(xn - xpar), rel) + Delta
+            rhs = mm(c, _shift_T(xn - xpar), rel) + Delta
             for s, jj in enumerate(lp.slots):
                 if jj > j:
-                    rhs = rhs + _sc(c, uI[s], lp.a[jj])
-            ud = -_sc(c, lp.Q[j], _mm(c, _mm(c, lp.Rn[j], lp.a[j]), rhs))            # eq. (67)
-        rel = _mm(c, _shift_T(kin.x[i] - xpar), rel) + _sc(c, ud, kin.P[i])
+                    rhs = rhs + scale(c, uI[s], lp.a[jj])
+            ud = -scale(c, lp.Q[j], mm(c, mm(c, lp.Rn[j], lp.a[j]), rhs))            # eq. (67)
+        rel = mm(c, _shift_T(kin.x[i] - xpar), rel) + scale(c, ud, kin.P[i])
         qdd[topo.coord[i]] = ud
-        Aabs[i] = rel + _mm(c, _shift_T(kin.x[i] - x0), A0)              # eq. (103)
+        Aabs[i] = rel + mm(c, _shift_T(kin.x[i] - x0), A0)               # eq. (103)
     return qdd, Aabs
 
 
 def _solve(model, topo, q, u, c=None):
     """One evaluation of the generalized RCR: returns (qdd, (kin, loop data)); see the module docstring.
-    ``c``: a :class:`rfda_teach.refpoint.Tally` that counts the scalar multiplications."""
+    ``c``: a :class:`rfda_teach.count.Tally` that counts the scalar multiplications."""
     kin = _kinematics(model, topo, q, u, c=c)
     st = _inward(model, topo, kin, c=c)
     qdd, _ = _forward(st, np.zeros(3), c)
@@ -978,7 +957,7 @@ def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool
     loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop, each loop
     closed relative to its base body within ``CLOSURE_TOL`` = 1e-6 as in :func:`accelerations` (else
     :class:`~rfda_teach.errors.ConstraintViolationError` naming the loop; ``check=False`` skips this
-    O(n) check); ``tally`` (a :class:`rfda_teach.refpoint.Tally`) counts the scalar multiplications.
+    O(n) check); ``tally`` (a :class:`rfda_teach.count.Tally`) counts the scalar multiplications.
 
     Examples
     --------
@@ -989,9 +968,7 @@ def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool
     """
     where = "rcr.series_accelerations"
     qs, qds = check_series_states(series, qs, qds, where=where, check=check)
-    if tally is not None:
-        from .refpoint import Tally
-        _check.instance(tally, Tally, "tally", where=where, hint="give None or a rfda_teach.refpoint.Tally()")
+    check_tally(tally, where=where)
     k = len(series.loops)
     topos = [topology(L, "acs") for L in series.loops]
     kins = []
@@ -1049,7 +1026,7 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
     Works for a :class:`LoopMechanism` (with ``method``/``dependents``) and for a
     :class:`LoopSeries`.  Every dense 3 x 3 product counts in full (no use of zeros), divisions count
     as multiplications, sines and cosines are not counted.  The count does not depend on the state.
-    ``by_step=True`` returns the :class:`rfda_teach.refpoint.Tally` itself.
+    ``by_step=True`` returns the :class:`rfda_teach.count.Tally` itself.
 
     Examples
     --------
@@ -1058,7 +1035,6 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
     >>> n10 - n9 == n9 - n8                      # linear in n
     True
     """
-    from .refpoint import Tally
     where = "rcr.count_multiplications"
     _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
                     hint="give a loop such as rcr.loop_chain(8) or a series such as rcr.loop_series(3)")

@@ -25,7 +25,7 @@ cut joints and multipliers eq. (37)-(43) built from the basic constraints of
 Tables 1-4 (d1, d2, s, ss), written here for any reference point (Tables 1-2 are
 the centroid case, Tables 3-4 the instant-global-origin case).
 
-Every arithmetic step goes through a :class:`Tally`, which counts scalar
+Every arithmetic step goes through a :class:`~rfda_teach.count.Tally`, which counts scalar
 multiplications as the step is computed and skips the products that the chosen
 reference point makes structurally trivial (an identity B_j1, a zero block of
 B_j2).  :func:`count_multiplications` reports the counts of one evaluation.
@@ -50,15 +50,14 @@ True
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
 from . import _check
 from .bodies import frame_with_z
+from .count import Tally  # re-exported: the chapters met it here first
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
 from .spatial import G0, cross, elementary_rotation, shift, skew, spatial_inertia  # check=False: computed vectors
 from .summary import count_by_kind, html_table, samples
@@ -84,85 +83,6 @@ VELOCITY_TOL = 1e-6
 
 #: tolerance on the norm of the unit vectors ua, ub of "d1" and "d2" cut joints
 UNIT_TOL = 1e-6
-
-
-# ----------------------------------------------------------------------------- counted arithmetic
-
-
-@dataclass(eq=False)
-class Tally:
-    """Counts scalar multiplications by step (a :class:`collections.Counter`); ``step`` names the
-    step being computed.  Passed explicitly - there is no global state.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> t = Tally()
-    >>> _ = t.mm(np.ones((2, 3)), np.ones((3, 4)))
-    >>> t.total
-    24
-    """
-
-    counts: Counter = field(default_factory=Counter)
-    step: str = "other"
-
-    def __post_init__(self):
-        _check.instance(self.counts, Counter, "counts", where="refpoint.Tally",
-                        hint="leave it out (a new Tally starts from an empty collections.Counter)")
-        _check.instance(self.step, str, "step", where="refpoint.Tally", hint="name the step, e.g. 'kinematics'")
-
-    @property
-    def total(self) -> int:
-        """All multiplications counted so far."""
-        return int(sum(self.counts.values()))
-
-    def add(self, n: int) -> None:
-        """Count n multiplications in the current step."""
-        self.counts[self.step] += int(n)
-
-    def mm(self, A, B):
-        """Dense product A @ B (rows x inner x cols multiplications)."""
-        A, B = np.atleast_2d(A), np.asarray(B)
-        if B.ndim == 1:
-            self.add(A.shape[0] * A.shape[1])
-        else:
-            self.add(A.shape[0] * A.shape[1] * B.shape[1])
-        return A @ B
-
-    def cross(self, a, b):
-        """a x b (6 multiplications)."""
-        self.add(6)
-        return cross(a, b, check=False)
-
-    def cross_cols(self, a, B):
-        """[a]x B for a 3 x k matrix B (6 per column)."""
-        B = np.asarray(B)
-        self.add(6 * (B.shape[1] if B.ndim == 2 else 1))
-        return skew(a, check=False) @ B
-
-    def scale(self, s, A):
-        """s * A (one multiplication per entry)."""
-        A = np.asarray(A)
-        self.add(A.size)
-        return s * A
-
-    def chol(self, A):
-        """Cholesky factor of an n x n matrix: n(n-1)(n+1)/6 + n(n-1)/2 multiplications (and n roots)."""
-        n = A.shape[0]
-        self.add(n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2)
-        try:
-            return cho_factor(A, lower=True, check_finite=False)
-        except np.linalg.LinAlgError:
-            raise ConstraintRankError(f"a {n}x{n} matrix that must be positive definite is not "
-                                      f"(rank {np.linalg.matrix_rank(A)}); the cut-joint constraints are "
-                                      "dependent or a body has no inertia in a free direction") from None
-
-    def solve(self, fac, B):
-        """Forward and back substitution for every column of B: n^2 per column."""
-        n = fac[0].shape[0]
-        B = np.asarray(B)
-        self.add(n * n * (B.shape[1] if B.ndim == 2 else 1))
-        return cho_solve(fac, B, check_finite=False)
 
 
 # ----------------------------------------------------------------------------- model
@@ -577,7 +497,7 @@ def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None
 def _tally(tally, where: str):
     if tally is None:
         return Tally()
-    return _check.instance(tally, Tally, "tally", where=where, hint="pass refpoint.Tally() or leave it out")
+    return _check.instance(tally, Tally, "tally", where=where, hint="pass count.Tally() or leave it out")
 
 
 def _inputs(model, q, qd, point, where: str):

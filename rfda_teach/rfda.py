@@ -17,6 +17,10 @@ time derivative of eq. (59) gives d_k = E_k gamma_k + D_k gamma_kd.  In eq. (12)
 the paper prints f_k; for a non-terminal child it must read f_hat_k (for the
 two-node system of §5.3 they coincide) and that is what is implemented.
 
+Both forms take an optional ``tally`` (a :class:`rfda_teach.count.Tally`) and count their scalar
+multiplications while they run (:func:`rfda_teach.jointspace.count_multiplications` reports them);
+without one they just compute, with the same numbers.
+
 Examples
 --------
 >>> import numpy as np
@@ -35,9 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, LinAlgError
+from scipy.linalg import LinAlgError
 
-from . import _check
+from . import _check, count
+from .count import chol, mm, set_step, solve as cho_solve  # scipy's, counted when a Tally is given
 from .errors import IllConditionedError
 from .coordinates import appendix_a
 from .system import System, Terms, check_terms, terms
@@ -81,11 +86,11 @@ COND_WARN = 1e8
 COND_FAIL = 1.0 / np.finfo(float).eps
 
 
-def _chol(A: np.ndarray, what: str, form: str):
+def _chol(A: np.ndarray, what: str, form: str, tally=None):
     """Cholesky factor of a matrix that is positive definite in exact arithmetic (every M_i is, and
     G_k has full row rank by construction); a failure is a floating-point breakdown."""
     try:
-        fac = cho_factor(A, lower=True, check_finite=False)
+        fac = chol(tally, A)
     except (LinAlgError, np.linalg.LinAlgError, ValueError):
         fac = None
     if fac is None or not np.all(np.isfinite(fac[0])):
@@ -134,8 +139,13 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), form)
 
 
-def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
+def solve(system: System, tr: Terms, form: str = "lubich", *, tally=None) -> RFDAResult:
     """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`).
+
+    ``tally`` (a :class:`~rfda_teach.count.Tally`) counts the scalar multiplications as they are
+    performed, by step: "lubich leaves-to-root" (eq. 9-10), "lubich root-to-leaves" (eq. 8) and
+    "joint accelerations" (eq. 59); or "appendix A" (eq. 60-61), "featherstone leaves-to-root"
+    (eq. 11-12), "featherstone root-to-leaves" (eq. 5, with qddot_k) and "multipliers" (lam_k).
 
     Examples
     --------
@@ -144,14 +154,22 @@ def solve(system: System, tr: Terms, form: str = "lubich") -> RFDAResult:
     >>> sys = models.chain(3); st = models.random_state(sys, seed=0)
     >>> rfda.solve(sys, terms(sys, st), "lubich").qdd.shape
     (3,)
+    >>> from rfda_teach.count import Tally
+    >>> t = Tally()
+    >>> _ = rfda.solve(sys, terms(sys, st), "featherstone", tally=t)
+    >>> t.total, list(t.counts)
+    (491, ['appendix A', 'featherstone leaves-to-root', 'featherstone root-to-leaves', 'multipliers'])
     """
     _check.choice(form, FORMS, "form", where="rfda.solve")
     check_terms(system, tr, "rfda.solve")
+    tally = count.check(tally, where="rfda.solve")
     if form == "lubich":
-        ydd, lam, Mh, fh = _lubich(system, tr)
+        ydd, lam, Mh, fh = _lubich(system, tr, tally)
+        qdd = _joint_accelerations(system, tr, ydd, tally)
     else:
-        ydd, lam, Mh, fh = _featherstone(system, tr)
-    return RFDAResult(ydd, lam, joint_accelerations(system, tr, ydd), Mh, fh, form)
+        ydd, lam, Mh, fh = _featherstone(system, tr, tally)
+        qdd = _joint_accelerations(system, tr, ydd)       # the sweep had qddot_k (counted there)
+    return RFDAResult(ydd, lam, qdd, Mh, fh, form)
 
 
 def joint_accelerations(system: System, tr: Terms, ydd) -> np.ndarray:
@@ -168,37 +186,44 @@ def joint_accelerations(system: System, tr: Terms, ydd) -> np.ndarray:
     """
     check_terms(system, tr, "rfda.joint_accelerations")
     ydd = _check.vector(ydd, system.n_vel, "ydd", where="rfda.joint_accelerations")
+    return _joint_accelerations(system, tr, ydd)
+
+
+def _joint_accelerations(system: System, tr, ydd, tally=None) -> np.ndarray:
+    set_step(tally, "joint accelerations")
     qdd = np.zeros(system.n_dof)
     vs = system.vel_slices
     for k, jt in enumerate(tr.joint):
         j = system.parents[k]
-        acc = jt.G_d @ ydd[vs[k]] - jt.gamma_d
+        acc = mm(tally, jt.G_d, ydd[vs[k]]) - jt.gamma_d
         if j >= 0:
-            acc = acc + jt.Q_d @ ydd[vs[j]]
+            acc = acc + mm(tally, jt.Q_d, ydd[vs[j]])
         qdd[system.dof_slices[k]] = acc
     return qdd
 
 
-def _lubich(system: System, tr):
-    """Eq. (9)-(10) leaves-to-root, then eq. (8) root-to-leaves."""
+def _lubich(system: System, tr, tally=None):
+    """Eq. (9)-(10) leaves-to-root, then eq. (8) root-to-leaves; ``tally`` counts (see :func:`solve`)."""
     par, order = system.parents, system.topology.order
     Mh = [M.copy() for M in tr.M]
     fh = [f.copy() for f in tr.f]
     Mfac, Wfac = [None] * system.n, [None] * system.n
     worst = (1.0, "")
+    set_step(tally, "lubich leaves-to-root")
     for k in reversed(order):
         jt = tr.joint[k]
-        Mfac[k] = _chol(Mh[k], f"M_hat_{k} (eq. 9, node {k})", "lubich")
+        Mfac[k] = _chol(Mh[k], f"M_hat_{k} (eq. 9, node {k})", "lubich", tally)
         worst = max(worst, (_cond_estimate(Mh[k], Mfac[k]), f"M_hat_{k}"))
         if jt.G.shape[0]:
-            X = cho_solve(Mfac[k], jt.G.T)                       # M_hat_k^{-1} G_k^T
-            W = jt.G @ X
-            Wfac[k] = _chol(W, f"G_{k} M_hat_{k}^-1 G_{k}^T (joint {k})", "lubich")
+            X = cho_solve(tally, Mfac[k], jt.G.T)                # M_hat_k^{-1} G_k^T
+            W = mm(tally, jt.G, X)
+            Wfac[k] = _chol(W, f"G_{k} M_hat_{k}^-1 G_{k}^T (joint {k})", "lubich", tally)
             worst = max(worst, (_cond_estimate(W, Wfac[k]), f"G_{k} M_hat_{k}^-1 G_{k}^T"))
         j = par[k]
         if j >= 0 and jt.G.shape[0]:
-            Mh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.Q)                                   # eq. (9)
-            fh[j] += jt.Q.T @ cho_solve(Wfac[k], jt.gamma - jt.G @ cho_solve(Mfac[k], fh[k]))  # eq. (10)
+            Mh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], jt.Q))                    # eq. (9)
+            r = jt.gamma - mm(tally, jt.G, cho_solve(tally, Mfac[k], fh[k]))
+            fh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], r))                       # eq. (10)
     if worst[0] > COND_FAIL:
         # the factorisation went through by luck of rounding (whether it does depends on the BLAS)
         raise IllConditionedError(
@@ -216,44 +241,52 @@ def _lubich(system: System, tr):
     ydd = np.zeros(system.n_vel)
     lam = np.zeros(system.n_constraints)
     vs, cs = system.vel_slices, system.con_slices
+    set_step(tally, "lubich root-to-leaves")
     for j in order:
         jt = tr.joint[j]
         if jt.G.shape[0]:
-            rhs = jt.gamma if par[j] < 0 else jt.gamma - jt.Q @ ydd[vs[par[j]]]          # eq. (8), 2nd line
-            lam_j = cho_solve(Wfac[j], jt.G @ cho_solve(Mfac[j], fh[j]) - rhs)
+            rhs = jt.gamma if par[j] < 0 else jt.gamma - mm(tally, jt.Q, ydd[vs[par[j]]])  # eq. (8), 2nd line
+            lam_j = cho_solve(tally, Wfac[j], mm(tally, jt.G, cho_solve(tally, Mfac[j], fh[j])) - rhs)
             lam[cs[j]] = lam_j
-            ydd[vs[j]] = cho_solve(Mfac[j], fh[j] - jt.G.T @ lam_j)                      # eq. (8), 1st line
+            ydd[vs[j]] = cho_solve(tally, Mfac[j], fh[j] - mm(tally, jt.G.T, lam_j))     # eq. (8), 1st line
         else:
-            ydd[vs[j]] = cho_solve(Mfac[j], fh[j])
+            ydd[vs[j]] = cho_solve(tally, Mfac[j], fh[j])
     return ydd, lam, Mh, fh
 
 
-def _featherstone(system: System, tr):
-    """Eq. (11)-(12) leaves-to-root with B_k, H_k, d_k of eq. (61), then eq. (5) root-to-leaves."""
+def _featherstone(system: System, tr, tally=None):
+    """Eq. (11)-(12) leaves-to-root with B_k, H_k, d_k of eq. (61), then eq. (5) root-to-leaves, then
+    the multipliers; ``tally`` counts (see :func:`solve`)."""
     par, order = system.parents, system.topology.order
     Mh = [M.copy() for M in tr.M]
     fh = [f.copy() for f in tr.f]
-    AB = [None] * system.n
+    set_step(tally, "appendix A")
+    EBHd = [appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d, check=False, tally=tally)
+            for jt in tr.joint]                                  # E_k, D_k, B_k, H_k, d_k
+    Dfac = [None] * system.n
+    set_step(tally, "featherstone leaves-to-root")
     for k in reversed(order):
-        jt = tr.joint[k]
-        E, D, B, H, d = appendix_a(jt.G, jt.G_d, jt.Q, jt.Q_d, jt.gamma, jt.gamma_d, check=False)
-        U = Mh[k] @ H                                            # M_hat_k H_k
-        Dfac = _chol(H.T @ U, f"H_{k}^T M_hat_{k} H_{k} (node {k})", "featherstone")
-        AB[k] = (E, B, H, d, U, Dfac)
+        E, D, B, H, d = EBHd[k]
+        U = mm(tally, Mh[k], H)                                  # M_hat_k H_k
+        Dfac[k] = _chol(mm(tally, H.T, U), f"H_{k}^T M_hat_{k} H_{k} (node {k})", "featherstone", tally)
         j = par[k]
         if j >= 0:
-            P = Mh[k] - U @ cho_solve(Dfac, U.T)                 # (I - M H (H^T M H)^-1 H^T) M
-            r = fh[k] - Mh[k] @ d
-            p = r - U @ cho_solve(Dfac, H.T @ r)
-            Mh[j] += B.T @ P @ B                                 # eq. (11)
-            fh[j] += B.T @ p                                     # eq. (12), with f_hat_k
+            P = Mh[k] - mm(tally, U, cho_solve(tally, Dfac[k], U.T))   # (I - M H (H^T M H)^-1 H^T) M
+            r = fh[k] - mm(tally, Mh[k], d)
+            p = r - mm(tally, U, cho_solve(tally, Dfac[k], mm(tally, H.T, r)))
+            Mh[j] += mm(tally, mm(tally, B.T, P), B)             # eq. (11)
+            fh[j] += mm(tally, B.T, p)                           # eq. (12), with f_hat_k
     ydd = np.zeros(system.n_vel)
     lam = np.zeros(system.n_constraints)
     vs, cs = system.vel_slices, system.con_slices
+    set_step(tally, "featherstone root-to-leaves")
     for k in order:
-        E, B, H, d, U, Dfac = AB[k]
-        a = d if par[k] < 0 else B @ ydd[vs[par[k]]] + d
-        qdd = cho_solve(Dfac, H.T @ (fh[k] - Mh[k] @ a))
-        ydd[vs[k]] = a + H @ qdd                                 # eq. (5)
-        lam[cs[k]] = E.T @ (fh[k] - Mh[k] @ ydd[vs[k]])          # eq. (8) times E_k^T (G_k E_k = I)
+        E, D, B, H, d = EBHd[k]
+        a = d if par[k] < 0 else mm(tally, B, ydd[vs[par[k]]]) + d
+        qdd = cho_solve(tally, Dfac[k], mm(tally, H.T, fh[k] - mm(tally, Mh[k], a)))
+        ydd[vs[k]] = a + mm(tally, H, qdd)                       # eq. (5)
+    set_step(tally, "multipliers")
+    for k in order:
+        E = EBHd[k][0]
+        lam[cs[k]] = mm(tally, E.T, fh[k] - mm(tally, Mh[k], ydd[vs[k]]))   # eq. (8) times E_k^T (G_k E_k = I)
     return ydd, lam, Mh, fh

@@ -106,13 +106,29 @@ def test_two_link_arm_closed_form():
         assert np.allclose(M, [[5 / 3 + c, 1 / 3 + c / 2], [1 / 3 + c / 2, 1 / 3]], rtol=0, atol=1e-14)
 
 
-def test_counted_rfda_forms_compute_the_rfda():
+def test_counting_the_rfda_does_not_change_it():
+    """The RFDA forms are counted as they run (rfda.solve with a tally), not in a copy of them."""
     sys_ = models.random_tree(12, kind="spatial", seed=4)
     q, qd, tau, st = joint_state(sys_, 2)
     tr = terms(sys_, st, tau=tau)
-    from rfda_teach.refpoint import Tally
-    for form, fn in (("lubich", js._lubich_counted), ("featherstone", js._featherstone_counted)):
-        assert rel(fn(sys_, tr, Tally()), rfda.solve(sys_, tr, form).qdd) < 1e-9, form
+    from rfda_teach.count import Tally
+    for form in rfda.FORMS:
+        t = Tally()
+        counted, plain = rfda.solve(sys_, tr, form, tally=t), rfda.solve(sys_, tr, form)
+        for x in ("ydd", "lam", "qdd"):
+            assert np.array_equal(getattr(counted, x), getattr(plain, x)), (form, x)
+        assert t.total == js.count_multiplications(sys_, form, state=st) > 0, form
+    assert not hasattr(js, "_lubich_counted") and not hasattr(js, "_featherstone_counted")
+
+
+def test_jointspace_imports_nothing_of_part_ii():
+    """The joint-space baseline (Part 0) counts with rfda_teach.count, not with refpoint (Part II)."""
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(js))
+    names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
+        {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert not names & {"refpoint", "rcr", "loopref", "kane"}, names
 
 
 # ----------------------------------------------------------------------------- Pinocchio
@@ -165,7 +181,7 @@ def test_counts_grow_n2_for_crba_and_n3_for_joint_space_fd():
 
 
 def test_count_pieces():
-    from rfda_teach.refpoint import Tally
+    from rfda_teach.count import Tally
     sys_ = models.random_tree(10, kind="spatial", seed=1)
     n = sys_.n_dof
     assert js.count_multiplications(sys_, "cholesky") == n * (n - 1) * (n + 1) // 6 + n * (n - 1) // 2 + n * n
@@ -174,7 +190,7 @@ def test_count_pieces():
     assert set(steps) == {"appendix A", "rnea forward", "rnea backward", "crba composite", "crba blocks",
                           "cholesky"}
     t = Tally()                                        # counting without factoring = counting while solving
-    js._solve(sys_, terms(sys_, models.random_state(sys_, seed=2)), t, "test")
+    js._solve(sys_, terms(sys_, models.random_state(sys_, seed=2)), "test", t)
     assert t.total == js.count_multiplications(sys_, "joint_space_fd")
     both = js.count_multiplications(sys_, ("lubich", "featherstone"), by_step=True)
     assert sum(both["lubich"].values()) == js.count_multiplications(sys_, "lubich")
@@ -221,9 +237,10 @@ def test_non_unit_quaternion_refused():
 
 
 def test_indefinite_mass_matrix_is_named_not_a_linalg_error():
-    from rfda_teach.refpoint import Tally
-    with pytest.raises(IllConditionedError, match="M_q"):
-        js._cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2), Tally(), "jointspace.forward_dynamics")
+    from rfda_teach.count import Tally
+    for t in (Tally(), None):
+        with pytest.raises(IllConditionedError, match="M_q"):
+            js._cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2), t, "jointspace.forward_dynamics")
 
 
 def test_benchmark_script_runs(capsys):

@@ -227,7 +227,7 @@ def test_series_input_errors():
 
 
 def test_multiplication_counts_are_linear_and_do_not_change_results():
-    from rfda_teach.refpoint import Tally
+    from rfda_teach.count import Tally
     c = [rcr.count_multiplications(rcr.loop_chain(n), method="rcr") for n in (6, 7, 8, 12)]
     assert c[1] - c[0] == c[2] - c[1] > 0 and c[3] - c[2] == 4 * (c[1] - c[0])
     g = [rcr.count_multiplications(rcr.loop_chain(n), method="gcl") for n in (6, 7, 8)]
