@@ -2,8 +2,8 @@
 
 Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
 :mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, :mod:`~rfda_teach.system`,
-:mod:`~rfda_teach.dae` (eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
-:mod:`~rfda_teach.rfda` (eq. 8-12), :mod:`~rfda_teach.models`,
+:mod:`~rfda_teach.dae` (D&G eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
+:mod:`~rfda_teach.rfda` (D&G eq. 8-12), :mod:`~rfda_teach.models`,
 :mod:`~rfda_teach.symbolic`; counting scalar multiplications, an optional ``tally`` of the
 algorithms themselves (:mod:`~rfda_teach.count`); the joint-space baseline
 (:mod:`~rfda_teach.jointspace`); Kane's equations with relative Euler parameters

@@ -1,4 +1,4 @@
-"""Timing helpers for the scaling study: dense eq. (7) against both recursive forms.
+"""Timing helpers for the scaling study: dense D&G eq. (7) against both recursive forms.
 
 Speed is measured here and in ``benchmarks/``, never in unit tests.  The
 book's chapter on the recursive algorithm calls :func:`scaling` at small n;

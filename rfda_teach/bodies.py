@@ -1,4 +1,4 @@
-"""Rigid bodies in absolute coordinates: M_i and f_i of eq. (6).
+"""Rigid bodies in absolute coordinates: M_i and f_i of D&G eq. (6).
 
 Three kinds of body, all with the reference point at the mass centre:
 
@@ -178,7 +178,7 @@ def rotation(kind: str, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
 
 
 def mass_matrix(body: Body, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
-    """M_i of eq. (6) in the body's absolute velocity coordinates.
+    """M_i of D&G eq. (6) in the body's absolute velocity coordinates.
 
 
     Examples
@@ -209,7 +209,7 @@ def _mass_matrix(body: Body, y_i: np.ndarray) -> np.ndarray:
 
 
 def force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray, *, check: bool = True) -> np.ndarray:
-    """f_i of eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega).
+    """f_i of D&G eq. (6): gravity plus, for a spatial body, the gyroscopic term -omega x (J omega).
 
 
     Examples

@@ -1,19 +1,19 @@
 """The coordinates of RFDA: E and D, conditions 1 and 2, Methods 1 and 2 (§4-§6, Appendix A-B).
 
-For a joint k with constraint rows G_k (eq. 1) a change of velocity coordinates
-of body k, ydot_k = [E~_k D~_k] [y~dot_kc; y~dot_kf] (eq. 31), splits the body's
+For a joint k with constraint rows G_k (D&G eq. 1) a change of velocity coordinates
+of body k, ydot_k = [E~_k D~_k] [y~dot_kc; y~dot_kf] (D&G eq. 31), splits the body's
 motion into a part fixed by the parent (y~_kc) and a free part (y~_kf) when
 
 * condition 1: the columns of D~_k are a basis of the null space of G_k, and
-* condition 2: D~_k^T M_k E~_k = 0 (the mass matrix eq. 33 is block diagonal).
+* condition 2: D~_k^T M_k E~_k = 0 (the mass matrix D&G eq. 33 is block diagonal).
 
-Method 1 (eq. 37-38): D~ = D C_f, E~ = M^{-1} G^T C_c.
-Method 2 (eq. 41-44): D~ = D, E~ = E + D A~, A~ = -(D^T M D)^{-1} D^T M E.
+Method 1 (D&G eq. 37-38): D~ = D C_f, E~ = M^{-1} G^T C_c.
+Method 2 (D&G eq. 41-44): D~ = D, E~ = E + D A~, A~ = -(D^T M D)^{-1} D^T M E.
 
-Composed with S_k, a_k (eq. 22, 53) they give the coordinates of RFDA
-[y_j; xi_j] of every node, eq. (49)-(57), in which the mass matrix of node j
+Composed with S_k, a_k (D&G eq. 22, 53) they give the coordinates of RFDA
+[y_j; xi_j] of every node, D&G eq. (49)-(57), in which the mass matrix of node j
 and all its descendants is diag(M_hat_j, Lambda_j) and the y_j rows are the
-equations of RFDA, eq. (8).
+equations of RFDA, D&G eq. (8).
 
 Examples
 --------
@@ -74,17 +74,17 @@ def _solve(A: np.ndarray, B: np.ndarray, what: str, where: str, *, err=Constrain
 
 def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gamma_d=None, *,
                check: bool = True, tally=None):
-    """E_k, D_k of eq. (60) and B_k, H_k, d_k of eq. (61) and (5).
+    """E_k, D_k of D&G eq. (60) and B_k, H_k, d_k of D&G eq. (61) and (5).
 
     [E_k D_k] = [G_k; G_kd]^{-1};  B_k = -(E_k Q_k + D_k Q_kd);  H_k = D_k;
-    d_k = E_k gamma_k + D_k gamma_kd (second derivative of eq. 59).  B_k is None
+    d_k = E_k gamma_k + D_k gamma_kd (second derivative of D&G eq. 59).  B_k is None
     when Q is None (the root), d_k None when gamma is None.  Q and Q_d, gamma and
     gamma_d come in pairs.  A singular (condition number > 1e13) [G_k; G_kd]
     raises :class:`~rfda_teach.errors.ConstraintRankError`; NaN or wrong shapes a
     ModelError naming the argument.  ``check=False`` skips the checks of the result
     (about a third of the cost) for inner loops fed by :func:`rfda_teach.system.terms`.
     ``tally`` (a :class:`~rfda_teach.count.Tally`) counts the multiplications: the inverse of the
-    p x p matrix [G_k; G_kd] as p^3, then the products of eq. (61) and of d_k.
+    p x p matrix [G_k; G_kd] as p^3, then the products of D&G eq. (61) and of d_k.
 
     Examples
     --------
@@ -103,9 +103,9 @@ def appendix_a(G: np.ndarray, G_d: np.ndarray, Q=None, Q_d=None, gamma=None, gam
     if tally is not None:
         E, D, B, H, d = out
         p = E.shape[0]
-        count.add(count.check(tally, where="coordinates.appendix_a"), p ** 3)   # [E D] = [G; G_d]^-1, eq. (60)
+        count.add(count.check(tally, where="coordinates.appendix_a"), p ** 3)   # [E D] = [G; G_d]^-1, D&G eq. (60)
         if B is not None:
-            count.add(tally, p * p * B.shape[1])                          # E Q + D Q_d, eq. (61)
+            count.add(tally, p * p * B.shape[1])                          # E Q + D Q_d, D&G eq. (61)
         if d is not None:
             count.add(tally, p * p)                                       # E gamma + D gamma_d
     return out
@@ -125,9 +125,9 @@ def _appendix_a(G, G_d, Q, Q_d, gamma, gamma_d, check):
             return (E, D, None if Q is None else -(E @ Q + D @ Q_d), D,
                     None if gamma is None else E @ gamma + D @ gamma_d)
         ok = abs(A).max() * abs(inv).max() < _EPS_COND / A.shape[0]     # False for NaN too
-        E, D = inv[:, :m], inv[:, m:]                               # eq. (60)
-        B = None if Q is None else -(E @ Q + D @ Q_d)               # eq. (61)
-        d = None if gamma is None else E @ gamma + D @ gamma_d      # eq. (5) via eq. (59)
+        E, D = inv[:, :m], inv[:, m:]                               # D&G eq. (60)
+        B = None if Q is None else -(E @ Q + D @ Q_d)               # D&G eq. (61)
+        d = None if gamma is None else E @ gamma + D @ gamma_d      # D&G eq. (5) via D&G eq. (59)
         ok = ok and (B is None or (B.ndim == 2 and math.isfinite(B.sum()))) and \
             (d is None or (d.ndim == 1 and math.isfinite(d.sum())))
     except (TypeError, ValueError, AttributeError, IndexError, np.linalg.LinAlgError):
@@ -160,9 +160,9 @@ def _appendix_a_checked(G, G_d, Q, Q_d, gamma, gamma_d):
     inv = _solve(np.vstack([G, G_d]), np.eye(p), "[G; G_d] of eq. (60)", where,
                  hint="the joint's constrained rows G and free rows G_d must together span every velocity "
                       "direction of the body")
-    E, D = inv[:, :m], inv[:, m:]                                   # eq. (60)
-    B = None if Q is None else -(E @ Q + D @ Q_d)                   # eq. (61)
-    d = None if gamma is None else E @ gamma + D @ gamma_d          # eq. (5) via eq. (59)
+    E, D = inv[:, :m], inv[:, m:]                                   # D&G eq. (60)
+    B = None if Q is None else -(E @ Q + D @ Q_d)                   # D&G eq. (61)
+    d = None if gamma is None else E @ gamma + D @ gamma_d          # D&G eq. (5) via D&G eq. (59)
     return E, D, B, D, d
 
 
@@ -183,7 +183,7 @@ def _full_column_rank(D: np.ndarray, what: str, where: str) -> None:
 
 
 def null_space_E_D(G: np.ndarray):
-    """E_k, D_k from a null-space basis (eq. 35): D = orthonormal basis of null(G), E = G^T (G G^T)^{-1}.
+    """E_k, D_k from a null-space basis (D&G eq. 35): D = orthonormal basis of null(G), E = G^T (G G^T)^{-1}.
 
     [E D] is non-singular and G E = I, G D = 0, so condition 1 holds for D.
 
@@ -287,7 +287,7 @@ def _nonsingular(C, n: int, name: str, where: str) -> np.ndarray:
 
 
 def method_1(M: np.ndarray, G: np.ndarray, D: np.ndarray, C_c=None, C_f=None):
-    """Method 1, eq. (37)-(38): D~ = D C_f and E~ = M^{-1} G^T C_c for non-singular C_c, C_f.
+    """Method 1, D&G eq. (37)-(38): D~ = D C_f and E~ = M^{-1} G^T C_c for non-singular C_c, C_f.
 
     Returns (E~, D~).  A singular M, a G without full row rank or a D with dependent
     columns raise an :class:`~rfda_teach.errors.RFDAError` naming the argument.
@@ -310,14 +310,14 @@ def method_1(M: np.ndarray, G: np.ndarray, D: np.ndarray, C_c=None, C_f=None):
     _full_column_rank(D, "D", where)
     C_c = _nonsingular(C_c, G.shape[0], "C_c", where)
     C_f = _nonsingular(C_f, D.shape[1], "C_f", where)
-    D_tilde = D @ C_f                                           # eq. (37)
+    D_tilde = D @ C_f                                           # D&G eq. (37)
     E_tilde = _solve(M, G.T @ C_c, "M", where, err=ModelError,
-                     hint="give the body's (positive definite) mass matrix")   # eq. (38)
+                     hint="give the body's (positive definite) mass matrix")   # D&G eq. (38)
     return E_tilde, D_tilde
 
 
 def method_2(M: np.ndarray, E: np.ndarray, D: np.ndarray):
-    """Method 2, eq. (42)-(44): A~ = -(D^T M D)^{-1} D^T M E, E~ = E + D A~, D~ = D.
+    """Method 2, D&G eq. (42)-(44): A~ = -(D^T M D)^{-1} D^T M E, E~ = E + D A~, D~ = D.
 
     Returns (E~, D~, A~).  A singular D^T M D (dependent columns of D, or M not
     positive definite on them) raises :class:`~rfda_teach.errors.ConstraintRankError`.
@@ -341,13 +341,13 @@ def method_2(M: np.ndarray, E: np.ndarray, D: np.ndarray):
     DMD = D.T @ M @ D
     A_tilde = -_solve(DMD, D.T @ M @ E, "D^T M D of eq. (42)", where,
                       hint="the columns of D must be independent (a basis of null(G_k), condition 1) and M "
-                           "positive definite") if D.shape[1] else np.zeros((0, E.shape[1]))  # eq. (42)
-    E_tilde = E + D @ A_tilde                                   # eq. (43)
-    return E_tilde, D, A_tilde                                  # eq. (44)
+                           "positive definite") if D.shape[1] else np.zeros((0, E.shape[1]))  # D&G eq. (42)
+    E_tilde = E + D @ A_tilde                                   # D&G eq. (43)
+    return E_tilde, D, A_tilde                                  # D&G eq. (44)
 
 
 def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
-    """S_k = -(G_k E~_k)^{-1} Q_k and a_k = (G_k E~_k)^{-1} nu_k, eq. (22) and (53).
+    """S_k = -(G_k E~_k)^{-1} Q_k and a_k = (G_k E~_k)^{-1} nu_k, D&G eq. (22) and (53).
 
     Q is None for the root (then S is None).  A singular G_k E~_k raises
     :class:`~rfda_teach.errors.ConstraintRankError`.
@@ -373,14 +373,14 @@ def S_a(G: np.ndarray, Q, E_tilde: np.ndarray, nu=None):
 
 
 def appendix_b(T: np.ndarray, M_u: np.ndarray) -> np.ndarray:
-    """Mass matrix under a change of coordinates udot = T vdot + e: M_v = T^T M_u T (eq. 64).
+    """Mass matrix under a change of coordinates udot = T vdot + e: M_v = T^T M_u T (D&G eq. 64).
 
 
     Examples
     --------
     >>> import numpy as np
-    >>> T = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])   # eq. (16)
-    >>> appendix_b(T, np.diag([1.0, 1.0, 2.0, 2.0]))                   # eq. (17)
+    >>> T = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])   # D&G eq. (16)
+    >>> appendix_b(T, np.diag([1.0, 1.0, 2.0, 2.0]))                   # D&G eq. (17)
     array([[3., 0., 0.],
            [0., 1., 0.],
            [0., 0., 2.]])
@@ -393,8 +393,8 @@ def appendix_b(T: np.ndarray, M_u: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class TwoNode:
-    """The two-node construction of §4: S_k, a_k (eq. 22), the transformation of eq. (26),
-    its composition with eq. (31) (eq. 48), and the mass matrix of eq. (28)."""
+    """The two-node construction of §4: S_k, a_k (D&G eq. 22), the transformation of D&G eq. (26),
+    its composition with D&G eq. (31) (D&G eq. 48), and the mass matrix of D&G eq. (28)."""
 
     E_tilde: np.ndarray
     D_tilde: np.ndarray
@@ -402,13 +402,13 @@ class TwoNode:
     a: np.ndarray
     T26: np.ndarray       # [ydot_j; y~dot_kc; y~dot_kf] = T26 [ydot_j; y~dot_kf] + [0; a; 0]
     T48: np.ndarray       # [ydot_j; ydot_k] = T48 [ydot_j; y~dot_kf] + [0; E~ a]
-    M_hat: np.ndarray     # M_j + S^T M~_kc S, the y_j block of eq. (28)
+    M_hat: np.ndarray     # M_j + S^T M~_kc S, the y_j block of D&G eq. (28)
     M_kf: np.ndarray      # D~^T M_k D~
     M28: np.ndarray       # diag(M_hat, M_kf)
 
 
 def two_node(M_j, M_k, G_k, Q_k, E_tilde, D_tilde, nu_k=None) -> TwoNode:
-    """Coordinates of RFDA for a parent j and a terminal child k, eq. (22), (26), (28), (48).
+    """Coordinates of RFDA for a parent j and a terminal child k, D&G eq. (22), (26), (28), (48).
 
 
     Examples
@@ -417,7 +417,7 @@ def two_node(M_j, M_k, G_k, Q_k, E_tilde, D_tilde, nu_k=None) -> TwoNode:
     >>> from rfda_teach import models, coordinates as co
     >>> tn = co.two_node(np.eye(2), 2 * np.eye(2), np.array([[1.0, 0]]), np.array([[-1.0, 0]]),
     ...                  np.array([[1.0], [0]]), np.array([[0.0], [1]]))
-    >>> tn.M28                          # eq. (17) with m1 = 1, m2 = 2
+    >>> tn.M28                          # D&G eq. (17) with m1 = 1, m2 = 2
     array([[3., 0., 0.],
            [0., 1., 0.],
            [0., 0., 2.]])
@@ -433,36 +433,36 @@ def two_node(M_j, M_k, G_k, Q_k, E_tilde, D_tilde, nu_k=None) -> TwoNode:
     pj, mc, fk = M_j.shape[0], S.shape[0], D_tilde.shape[1]
     E_tilde = np.asarray(E_tilde, float)
     T26 = np.zeros((pj + mc + fk, pj + fk))
-    T26[:pj, :pj] = np.eye(pj)                                  # eq. (26)
+    T26[:pj, :pj] = np.eye(pj)                                  # D&G eq. (26)
     T26[pj:pj + mc, :pj] = S
     T26[pj + mc:, pj:] = np.eye(fk)
     T48 = np.zeros((pj + M_k.shape[0], pj + fk))
-    T48[:pj, :pj] = np.eye(pj)                                  # eq. (48)
+    T48[:pj, :pj] = np.eye(pj)                                  # D&G eq. (48)
     T48[pj:, :pj] = E_tilde @ S
     T48[pj:, pj:] = D_tilde
     M_kc = E_tilde.T @ M_k @ E_tilde
     M_kf = D_tilde.T @ M_k @ D_tilde
-    M_hat = M_j + S.T @ M_kc @ S                                # eq. (28), (29)
+    M_hat = M_j + S.T @ M_kc @ S                                # D&G eq. (28), (29)
     return TwoNode(E_tilde, D_tilde, S, a, T26, T48, M_hat, M_kf, scipy.linalg.block_diag(M_hat, M_kf))
 
 
 @dataclass(frozen=True, eq=False)
 class NodeCoordinates:
-    """Coordinates of RFDA [y_j; xi_j] of one node j (eq. 49-57).
+    """Coordinates of RFDA [y_j; xi_j] of one node j (D&G eq. 49-57).
 
     ``members`` are j and its descendants h(j, 1..), ``T`` maps [ydot_j; xidot_j] to
     the stacked absolute velocities of the members (in that order), ``varpi`` is the
-    constant term; ``M_hat`` and ``Lambda`` are the two diagonal blocks of eq. (57).
+    constant term; ``M_hat`` and ``Lambda`` are the two diagonal blocks of D&G eq. (57).
     ``P`` and ``R`` are the blocks of T below the identity: the map of section 6's first property
-    (unnumbered in the paper; eq. (49) is the second property's constraint).
+    (unnumbered in the paper; D&G eq. (49) is the second property's constraint).
     ``child`` maps every child k to (E~_k, D~_k, S_k, a_k).
 
     Only ``M_hat`` and ``child`` are stored (O(p^2) per node, O(n p^2) for the tree).
     ``T``, ``varpi``, ``Lambda`` and ``members`` are assembled from them on every
-    access, root of the subtree to its leaves (eq. 51, 55); they are the size of the
+    access, root of the subtree to its leaves (D&G eq. 51, 55); they are the size of the
     subtree (T of the root of an n-body chain has about 3n x n entries), so keep the
     ones you need rather than reading them repeatedly.  The columns of xi_j run over
-    the subtree in preorder (child k's D~_k block, then k's own xi_k), eq. (54).
+    the subtree in preorder (child k's D~_k block, then k's own xi_k), D&G eq. (54).
     """
 
     node: int
@@ -482,7 +482,7 @@ class NodeCoordinates:
         return (self.node,) + self._system.topology.descendants(self.node)
 
     def _preorder(self) -> list:
-        """Descendants in the column order of xi_j: each child k, then k's subtree (eq. 54)."""
+        """Descendants in the column order of xi_j: each child k, then k's subtree (D&G eq. 54)."""
         out, stack = [], list(reversed(self._system.topology.children(self.node)))
         while stack:
             k = stack.pop()
@@ -511,14 +511,14 @@ class NodeCoordinates:
             rk, rp = row0[k], row0[par[k]]
             pk, pp = vs[k].stop - vs[k].start, vs[par[k]].stop - vs[par[k]].start
             EtS = Et @ S
-            T[rk:rk + pk, :col0[k]] = EtS @ T[rp:rp + pp, :col0[k]]            # eq. (51), (55)
+            T[rk:rk + pk, :col0[k]] = EtS @ T[rp:rp + pp, :col0[k]]            # D&G eq. (51), (55)
             T[rk:rk + pk, col0[k]:col0[k] + Dt.shape[1]] = Dt
             varpi[rk:rk + pk] = EtS @ varpi[rp:rp + pp] + Et @ a
         return T, varpi
 
     @property
     def T(self) -> np.ndarray:
-        """[ydot_j; xidot_j] -> stacked velocities of ``members`` (section 6's first property, eq. 55), assembled on access."""
+        """[ydot_j; xidot_j] -> stacked velocities of ``members`` (section 6's first property, D&G eq. 55), assembled on access."""
         return self._assemble()[0]
 
     @property
@@ -528,11 +528,11 @@ class NodeCoordinates:
 
     @property
     def Lambda(self) -> np.ndarray:
-        """Lambda_j of eq. (57): diag of D~_k^T M_hat_k D~_k over the subtree, in the order of xi_j."""
+        """Lambda_j of D&G eq. (57): diag of D~_k^T M_hat_k D~_k over the subtree, in the order of xi_j."""
         blocks = []
         for k in self._preorder():
             Dt = self._nodes[self._system.parents[k]].child[k][1]
-            blocks.append(Dt.T @ self._nodes[k].M_hat @ Dt)                      # eq. (54): M~_kf
+            blocks.append(Dt.T @ self._nodes[k].M_hat @ Dt)                      # D&G eq. (54): M~_kf
         size = sum(b.shape[0] for b in blocks)
         out, s = np.zeros((size, size)), 0
         for b in blocks:
@@ -552,7 +552,7 @@ class NodeCoordinates:
 
     @property
     def mass_matrix(self) -> np.ndarray:
-        """diag(M_hat_j, Lambda_j), eq. (57)."""
+        """diag(M_hat_j, Lambda_j), D&G eq. (57)."""
         return scipy.linalg.block_diag(self.M_hat, self.Lambda)
 
 
@@ -586,10 +586,10 @@ def members(system: System, j: int) -> tuple:
 
 def rfda_coordinates(system: System, state, t: float = 0.0, *, method: str = "method2", C_c=None,
                      C_f=None) -> list:
-    """Coordinates of RFDA of every node of a tree, eq. (49)-(57), built leaves to root.
+    """Coordinates of RFDA of every node of a tree, D&G eq. (49)-(57), built leaves to root.
 
-    ``method`` is ``"method1"`` (eq. 37-38; ``C_c``, ``C_f`` optional dicts node -> matrix)
-    or ``"method2"`` (eq. 43-44 with E_k, D_k of Appendix A, eq. 60).  Returns a list
+    ``method`` is ``"method1"`` (D&G eq. 37-38; ``C_c``, ``C_f`` optional dicts node -> matrix)
+    or ``"method2"`` (D&G eq. 43-44 with E_k, D_k of Appendix A, D&G eq. 60).  Returns a list
     of :class:`NodeCoordinates`, indexed by node.  Memory is O(n p^2): each node keeps
     M_hat_j and (E~_k, D~_k, S_k, a_k) of its children; the dense T, varpi and Lambda
     of a node (the size of its subtree) are assembled only when read.  It is for
@@ -628,15 +628,15 @@ def rfda_coordinates(system: System, state, t: float = 0.0, *, method: str = "me
             else:
                 D = appendix_a(jt.G, jt.G_d)[1]
                 Et, Dt = method_1(M_k, jt.G, D, (C_c or {}).get(k), (C_f or {}).get(k))
-            S, a = S_a(jt.G, jt.Q, Et, jt.nu)                                  # eq. (53)
-            M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S                       # eq. (57)
+            S, a = S_a(jt.G, jt.Q, Et, jt.nu)                                  # D&G eq. (53)
+            M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S                       # D&G eq. (57)
             childinfo[k] = (Et, Dt, S, a)
         out[j] = NodeCoordinates(j, M_hat, childinfo, system, out)
     return out
 
 
 def subtree_mass_matrix(system: System, state, nodes) -> np.ndarray:
-    """diag(M_i) of eq. (6) for the listed bodies, in that order.
+    """diag(M_i) of D&G eq. (6) for the listed bodies, in that order.
 
 
     Examples
@@ -677,10 +677,10 @@ class MethodComparison(NamedTuple):
 
 
 def compare_methods(M_j, M_k, G_k, Q_k, G_kd, *, C_c=None, C_f=None) -> MethodComparison:
-    """Run Method 1 (eq. 37-38, with C_c, C_f) and Method 2 (eq. 43-44) on a parent-child pair and
-    compare M_hat_j = M_j + S_k^T E~^T M_k E~ S_k (eq. 28) with eq. (9).
+    """Run Method 1 (D&G eq. 37-38, with C_c, C_f) and Method 2 (D&G eq. 43-44) on a parent-child pair and
+    compare M_hat_j = M_j + S_k^T E~^T M_k E~ S_k (D&G eq. 28) with D&G eq. (9).
 
-    E_k, D_k come from Appendix A (eq. 60).
+    E_k, D_k come from Appendix A (D&G eq. 60).
 
     Examples
     --------
@@ -707,7 +707,7 @@ def compare_methods(M_j, M_k, G_k, Q_k, G_kd, *, C_c=None, C_f=None) -> MethodCo
         M_hats.append(M_j + S.T @ (Et.T @ M_k @ Et) @ S)
     MinvGT = _solve(M_k, G_k.T, "M_k", where, err=ModelError, hint="give a positive definite mass matrix")
     W = _solve(G_k @ MinvGT, np.eye(G_k.shape[0]), "G_k M_k^-1 G_k^T (eq. 9)", where)
-    M9 = M_j + Q_k.T @ W @ Q_k                                               # eq. (9)
+    M9 = M_j + Q_k.T @ W @ Q_k                                               # D&G eq. (9)
     return MethodComparison((condition_1(G_k, Dt1), condition_2(M_k, Et1, Dt1)),
                             (condition_1(G_k, Dt2), condition_2(M_k, Et2, Dt2)), M_hats[0], M_hats[1], M9)
 

@@ -1,7 +1,7 @@
 """Counting scalar multiplications: one counter, an optional argument of the readable algorithms.
 
 The chapters compare methods by the scalar multiplications of one evaluation (Kang & Yoon's
-savings of 36 + 6n + 6m per body, the O(n) of eq. (8)-(12) against the O(n^3) of the joint-space
+savings of 36 + 6n + 6m per body, the O(n) of D&G eq. (8)-(12) against the O(n^3) of the joint-space
 baseline).
 The count is taken while the algorithm itself runs, never from a second, counted copy of it: an
 algorithm that can be counted takes ``tally=None`` and writes its products with the helpers below,

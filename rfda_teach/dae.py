@@ -1,6 +1,6 @@
-"""The absolute-coordinate DAE, eq. (7), assembled and solved densely: the O(n^3) reference.
+"""The absolute-coordinate DAE, D&G eq. (7), assembled and solved densely: the O(n^3) reference.
 
-Eq. (7) of Deepak & Ghosal, for every node j,
+D&G eq. (7), for every node j,
 
     M_j yddot_j + G_j^T lam_j = f_j - sum_{k: P(k)=j} Q_k^T lam_k
     G_j yddot_j               = gamma_j - Q_j yddot_{P(j)}
@@ -44,7 +44,7 @@ __all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve
 
 @dataclass(frozen=True, eq=False)
 class DAEResult:
-    """Solution of eq. (7): accelerations ``ydd``, multipliers ``lam`` (joint order),
+    """Solution of D&G eq. (7): accelerations ``ydd``, multipliers ``lam`` (joint order),
     and the assembled matrix ``K`` and right-hand side ``rhs`` for display."""
 
     ydd: np.ndarray
@@ -54,7 +54,7 @@ class DAEResult:
     n_vel: int
 
     def __repr__(self) -> str:
-        """One line: the size of K in eq. (7), split into velocities (rows of M) and constraint rows (of C),
+        """One line: the size of K in D&G eq. (7), split into velocities (rows of M) and constraint rows (of C),
         and the sizes of yddot and lam.
 
         Examples
@@ -80,7 +80,7 @@ class DAEResult:
 
 
 def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None, check: bool = True):
-    """Assemble eq. (7): return (K, rhs) with K = [[M, C^T], [C, 0]], rhs = [f; gamma].
+    """Assemble D&G eq. (7): return (K, rhs) with K = [[M, C^T], [C, 0]], rhs = [f; gamma].
 
 
     Examples
@@ -94,13 +94,13 @@ def assemble(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, ext
     return assemble_terms(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), extra)
 
 
-#: the most rows (n_vel + n_constraints) of the dense eq. (7): 6000 rows are a 0.3 GB matrix and a
+#: the most rows (n_vel + n_constraints) of the dense D&G eq. (7): 6000 rows are a 0.3 GB matrix and a
 #: solve of about a minute; the O(n) recursion has no such limit
 MAX_DENSE = 6000
 
 
 def assemble_terms(system: System, tr: Terms, extra=None):
-    """Eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
+    """D&G eq. (7) from already evaluated per-body and per-joint terms (see :func:`rfda_teach.system.terms`).
 
 
     Examples
@@ -121,11 +121,11 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     rhs = np.zeros(nv + nc)
     vs, cs = system.vel_slices, system.con_slices
     for i in range(system.n):
-        K[vs[i], vs[i]] = tr.M[i]                              # eq. (6)
+        K[vs[i], vs[i]] = tr.M[i]                              # D&G eq. (6)
         rhs[vs[i]] = tr.f[i]
     for k, jt in enumerate(tr.joint):
         rows = slice(nv + cs[k].start, nv + cs[k].stop)
-        K[rows, vs[k]] = jt.G                                  # eq. (7), second line
+        K[rows, vs[k]] = jt.G                                  # D&G eq. (7), second line
         j = system.parents[k]
         if j >= 0:
             K[rows, vs[j]] = jt.Q
@@ -144,7 +144,7 @@ def assemble_terms(system: System, tr: Terms, extra=None):
 
 def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None,
                      check: bool = True) -> DAEResult:
-    """Solve eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
+    """Solve D&G eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
 
     ``extra`` = (C_x, gamma_x) appends constraint rows C_x yddot = gamma_x (cut joints of closed
     loops); their multipliers follow the joints' in ``lam``.  Rows that depend on others (a
@@ -164,7 +164,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=N
 
 
 def solve(system: System, tr: Terms, extra=None) -> DAEResult:
-    """Assemble and solve eq. (7) from evaluated terms: the O(n^3) stage alone.
+    """Assemble and solve D&G eq. (7) from evaluated terms: the O(n^3) stage alone.
 
 
     Examples
@@ -198,7 +198,7 @@ def solve(system: System, tr: Terms, extra=None) -> DAEResult:
 
 
 def _extra(extra, nv: int):
-    """Validate extra rows (C_x, gamma_x) for eq. (7)."""
+    """Validate extra rows (C_x, gamma_x) for D&G eq. (7)."""
     try:
         C_x, g_x = extra
     except (TypeError, ValueError):
@@ -217,8 +217,8 @@ def _row_labels(system: System, k_extra: int) -> list:
 
 
 def _diagnose(system: System, K: np.ndarray, nv: int, trouble: str, usable: bool) -> None:
-    """Find dependent constraint rows of eq. (7) by QR with column pivoting of C^T; raise
-    ConstraintRankError naming them; otherwise warn that eq. (7) is ill-conditioned (or raise
+    """Find dependent constraint rows of D&G eq. (7) by QR with column pivoting of C^T; raise
+    ConstraintRankError naming them; otherwise warn that D&G eq. (7) is ill-conditioned (or raise
     IllConditionedError when no finite solution came out)."""
     _dependent_rows(system, K, nv)
     msg = (f"system {system.name!r}: eq. (7) is ill-conditioned ({trouble}) although its constraint rows "
@@ -231,7 +231,7 @@ def _diagnose(system: System, K: np.ndarray, nv: int, trouble: str, usable: bool
 
 
 def _dependent_rows(system: System, K: np.ndarray, nv: int) -> None:
-    """Raise ConstraintRankError naming the constraint rows of eq. (7) that depend on the others
+    """Raise ConstraintRankError naming the constraint rows of D&G eq. (7) that depend on the others
     (QR with column pivoting of C^T)."""
     C = K[nv:, :nv]
     labels = _row_labels(system, C.shape[0] - system.n_constraints)

@@ -1,15 +1,15 @@
-"""Step 1 of the RFDA as leaf-first block elimination of eq. (7); stability at extreme mass ratios.
+"""Step 1 of the RFDA as leaf-first block elimination of D&G eq. (7); stability at extreme mass ratios.
 
-Eliminating the unknowns (yddot_k, lam_k) of a leaf k from the sparse eq. (7) of Deepak &
+Eliminating the unknowns (yddot_k, lam_k) of a leaf k from the sparse D&G eq. (7) of Deepak &
 Ghosal changes only the diagonal block of its parent j: the Schur complement adds
-Q_k^T (G_k M_k^-1 G_k^T)^-1 Q_k to M_j, which is eq. (9), and the matching right-hand side
-update is eq. (10).  Eliminating a whole subtree, leaves first, gives M_hat_j and f_hat_j of
+Q_k^T (G_k M_k^-1 G_k^T)^-1 Q_k to M_j, which is D&G eq. (9), and the matching right-hand side
+update is D&G eq. (10).  Eliminating a whole subtree, leaves first, gives M_hat_j and f_hat_j of
 every node (:func:`subtree_schur`), and no block outside the parents' diagonal blocks ever
 fills in (:func:`fill_in`).  :func:`draw_elimination_step` and :func:`animate_elimination`
-show the elimination on eq. (7)'s sparsity pattern beside the tree sweep.
+show the elimination on D&G eq. (7)'s sparsity pattern beside the tree sweep.
 
 :func:`alternating_chain` and :func:`mass_ratio_study` measure the accuracy of the two forms
-of step 1 (eq. 9-10 and eq. 11-12) against eq. (7) on chains whose masses alternate r, 1, r, ...
+of step 1 (D&G eq. 9-10 and D&G eq. 11-12) against D&G eq. (7) on chains whose masses alternate r, 1, r, ...
 
 Examples
 --------
@@ -39,7 +39,7 @@ __all__ = ["Schur", "subtree_schur", "elimination_steps", "fill_in", "draw_elimi
 
 
 class Schur(NamedTuple):
-    """M_hat_j and f_hat_j of eq. (8) obtained as a Schur complement of eq. (7)."""
+    """M_hat_j and f_hat_j of D&G eq. (8) obtained as a Schur complement of D&G eq. (7)."""
 
     M_hat: np.ndarray
     f_hat: np.ndarray
@@ -58,7 +58,7 @@ def _node(system: System, j, where: str) -> int:
 
 
 def _indices(system: System, nodes) -> list:
-    """Rows of eq. (7) holding yddot_i and lam_i of the given nodes."""
+    """Rows of D&G eq. (7) holding yddot_i and lam_i of the given nodes."""
     nv = system.n_vel
     out = []
     for i in nodes:
@@ -69,18 +69,18 @@ def _indices(system: System, nodes) -> list:
 
 
 def subtree_schur(system: System, state, j: int, t: float = 0.0) -> Schur:
-    """M_hat_j, f_hat_j by eliminating every descendant of j from the dense eq. (7).
+    """M_hat_j, f_hat_j by eliminating every descendant of j from the dense D&G eq. (7).
 
     The unknowns yddot_d, lam_d of all descendants d of j are eliminated (a Schur complement);
     what remains in the rows and columns of yddot_j is M_hat_j, and the right-hand side of
-    those rows is f_hat_j: eq. (9)-(10) without any recursion.  O(n^3): a reference only.
+    those rows is f_hat_j: D&G eq. (9)-(10) without any recursion.  O(n^3): a reference only.
 
     Examples
     --------
     >>> import numpy as np
     >>> from rfda_teach import models, rfda
     >>> sys = models.featherstone_sliders(m1=1.0, m2=2.0); st = models.random_state(sys, seed=0)
-    >>> subtree_schur(sys, st, 0).M_hat                  # eq. (15): diag(m1 + m2, m1)
+    >>> subtree_schur(sys, st, 0).M_hat                  # D&G eq. (15): diag(m1 + m2, m1)
     array([[3., 0.],
            [0., 1.]])
     """
@@ -115,7 +115,7 @@ def elimination_steps(system: System) -> list:
 
 
 def fill_in(system: System, order) -> int:
-    """Blocks of eq. (7) that become non-zero when the nodes are eliminated in ``order``.
+    """Blocks of D&G eq. (7) that become non-zero when the nodes are eliminated in ``order``.
 
     Each node is eliminated with both its unknowns (yddot_k, lam_k); eliminating a group makes
     every pair of its remaining neighbours coupled.  A leaf-first order (:func:`elimination_steps`)
@@ -135,7 +135,7 @@ def fill_in(system: System, order) -> int:
     order = [_node(system, k, where) for k in order]
     if sorted(order) != list(range(system.n)):
         raise ModelError(f"{where}: order must name every node 0..{system.n - 1} exactly once, got {order}")
-    adj = {i: set() for i in range(system.n)}        # node groups coupled in eq. (7): parent and child
+    adj = {i: set() for i in range(system.n)}        # node groups coupled in D&G eq. (7): parent and child
     for k, p in enumerate(system.parents):
         if p >= 0:
             adj[k].add(p)
@@ -162,10 +162,10 @@ def _step(system: System, step, where: str) -> int:
 
 
 def draw_elimination_step(system: System, state, step: int, *, axes=None):
-    """Eq. (7)'s sparsity pattern and the tree after ``step`` leaf-first eliminations.
+    """D&G eq. (7)'s sparsity pattern and the tree after ``step`` leaf-first eliminations.
 
-    Left: the non-zero entries of eq. (7); rows and columns already eliminated are grey, the
-    parent block that the last elimination updated (eq. 9) is orange.  Right: the tree, the
+    Left: the non-zero entries of D&G eq. (7); rows and columns already eliminated are grey, the
+    parent block that the last elimination updated (D&G eq. 9) is orange.  Right: the tree, the
     eliminated nodes grey, the updated parent orange.  Returns the two axes.
 
     Examples
@@ -203,7 +203,7 @@ def draw_elimination_step(system: System, state, step: int, *, axes=None):
     code[:, gone] = np.where(code[:, gone] > 0, 2.0, 0.0)
     if parent >= 0:
         vs = system.vel_slices[parent]
-        code[vs, vs] = 3.0                                             # 3: updated by eq. (9)
+        code[vs, vs] = 3.0                                             # 3: updated by D&G eq. (9)
     cmap = ListedColormap(["white", "#3b6ea8", "#cccccc", "#f4a259"])
     ax0, ax1 = axes
     ax0.clear()
@@ -288,7 +288,7 @@ def alternating_chain(n: int, r: float) -> System:
 
 
 class MassRatioStudy(NamedTuple):
-    """Per mass ratio r: relative errors of yddot against eq. (7) (NaN where the form raised),
+    """Per mass ratio r: relative errors of yddot against D&G eq. (7) (NaN where the form raised),
     the largest cond(M_hat_j), and per form whether it warned or raised."""
 
     ratios: np.ndarray
@@ -299,10 +299,10 @@ class MassRatioStudy(NamedTuple):
 
 
 def mass_ratio_study(ratios, *, n: int = 6, seed: int = 1) -> MassRatioStudy:
-    """Accuracy of eq. (9)-(10) and eq. (11)-(12) against eq. (7) on :func:`alternating_chain`.
+    """Accuracy of D&G eq. (9)-(10) and D&G eq. (11)-(12) against D&G eq. (7) on :func:`alternating_chain`.
 
     For every ratio r the chain of ``n`` bars gets a random consistent state (``seed``); each
-    form's yddot is compared with the dense solve of eq. (7), in the relative 2-norm.  An
+    form's yddot is compared with the dense solve of D&G eq. (7), in the relative 2-norm.  An
     :class:`~rfda_teach.errors.RFDAWarning` is recorded in ``warned``, an
     :class:`~rfda_teach.errors.IllConditionedError` in ``raised`` (the error is then NaN).
 

@@ -27,7 +27,7 @@ class TopologyError(RFDAError, ValueError):
 
 
 class ConstraintRankError(RFDAError, ValueError):
-    """A joint's constraint Jacobian G_k is not of full row rank (eq. 1).
+    """A joint's constraint Jacobian G_k is not of full row rank (D&G eq. 1).
 
     The message names the joint and the rank found.
     """

@@ -1,8 +1,8 @@
 """A compiled fast path (numba) for the Featherstone / Bae-Haug form of the RFDA on spatial trees.
 
 It implements exactly the equations of :mod:`rfda_teach.joints` (relative twist, constrained rows
-Phi and free rows Psi, gamma, gamma_d), Appendix A (eq. 60-61: E, D, B, H and d = E gamma + D gamma_d)
-and :mod:`rfda_teach.rfda` (eq. 11-12 leaves to root, eq. 5 root to leaves), with the per-model
+Phi and free rows Psi, gamma, gamma_d), Appendix A (D&G eq. 60-61: E, D, B, H and d = E gamma + D gamma_d)
+and :mod:`rfda_teach.rfda` (D&G eq. 11-12 leaves to root, D&G eq. 5 root to leaves), with the per-model
 constants packed once into arrays (:func:`compile_model`), written as plain loops over 3- and 6-vectors
 (no BLAS call and no allocation per body: numba's ``@`` on tiny matrices costs more than the arithmetic).
 ``_pin_fd`` compiles the whole path of ``interop.forward_dynamics(..., form="fast")``: Pinocchio's
@@ -263,7 +263,7 @@ def _spd_inv(D, f, out):
 
 @_njit
 def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_start, gravity, Rs, r, yd, tau):
-    """Eq. (6), joints (1)-(3) with (59)-(61), eq. (11)-(12) leaves to root and eq. (5) root to leaves,
+    """D&G eq. (6), joints (1)-(3) with (59)-(61), D&G eq. (11)-(12) leaves to root and D&G eq. (5) root to leaves,
     for body rotations Rs (n, 3, 3), mass centres r (n, 3), speeds yd (6n) and joint forces tau.
     Returns (ydd, qdd)."""
     n = parents.shape[0]
@@ -295,7 +295,7 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
     zero3 = np.zeros(3)
     eye3 = np.eye(3)
     rho = np.empty(6)
-    for i in range(n):                                               # eq. (6): M_i, f_i
+    for i in range(n):                                               # D&G eq. (6): M_i, f_i
         R = Rs[i]
         _mm(R, Jb[i], JR)
         for a in range(3):
@@ -310,7 +310,7 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
         _mv(Mh[i, 3:, 3:], w, t3)
         _cross(w, t3, t3b)
         fh[i, 3:] = -t3b                                             # -omega x J omega
-    for k in range(n):                                               # joints: eq. (1)-(3), (59)-(61)
+    for k in range(n):                                               # joints: D&G eq. (1)-(3), (59)-(61)
         j = parents[k]
         Rk = Rs[k]
         vk = yd[6 * k:6 * k + 3]
@@ -381,7 +381,7 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
             Q[rr, 3] = (a1 * b[2] - a2 * b[1]) - A[rr, 3]
             Q[rr, 4] = (a2 * b[0] - a0 * b[2]) - A[rr, 4]
             Q[rr, 5] = (a0 * b[1] - a1 * b[0]) - A[rr, 5]
-        if ortho[k]:                                                 # eq. (60): [G; G_d]^-1 = W_k^-1 A^T
+        if ortho[k]:                                                 # D&G eq. (60): [G; G_d]^-1 = W_k^-1 A^T
             for c in range(6):
                 x0, x1, x2 = A[c, 3], A[c, 4], A[c, 5]
                 ED[0, c] = A[c, 0] + ak[1] * x2 - ak[2] * x1
@@ -400,7 +400,7 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
         _mm(ED, Q, M6)
         for a in range(6):
             for c in range(6):
-                Bs[k, a, c] = -M6[a, c]                              # eq. (61): B = -(E Q + D Q_d)
+                Bs[k, a, c] = -M6[a, c]                              # D&G eq. (61): B = -(E Q + D Q_d)
         _mv(ED, gam, ds[k])                                          # d = E gamma + D gamma_d
         s0 = dof_start[k]
         for c in range(6):
@@ -417,7 +417,7 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
     hr = np.empty(6)
     x6 = np.empty(6)
     Dk = np.empty((6, 6))
-    for idx in range(n - 1, -1, -1):                                 # eq. (11)-(12), leaves to root
+    for idx in range(n - 1, -1, -1):                                 # D&G eq. (11)-(12), leaves to root
         k = order[idx]
         f = nf[k]
         j = parents[k]
@@ -476,15 +476,15 @@ def _core(parents, order, mass, Jb, cpt, pframe, rows, mc, world, ortho, dof_sta
                     s = 0.0
                     for l in range(6):
                         s += B[l, a] * M6[l, c]
-                    Mh[j, a, c] += s                                 # eq. (11): B^T P B
+                    Mh[j, a, c] += s                                 # D&G eq. (11): B^T P B
                 s = 0.0
                 for l in range(6):
                     s += B[l, a] * pr[l]
-                fh[j, a] += s                                        # eq. (12): B^T (r - ...)
+                fh[j, a] += s                                        # D&G eq. (12): B^T (r - ...)
     ydd = np.zeros(6 * n)
     qdd_all = np.zeros(tau.shape[0])
     acc = np.empty(6)
-    for idx in range(n):                                             # eq. (5), root to leaves
+    for idx in range(n):                                             # D&G eq. (5), root to leaves
         k = order[idx]
         j = parents[k]
         for a in range(6):

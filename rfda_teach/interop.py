@@ -666,7 +666,7 @@ def _state(model, data) -> State:
 
 def forward_dynamics(robot: RobotSystem, q, v, tau, form: str = "featherstone") -> np.ndarray:
     """Joint accelerations in Pinocchio's ordering and conventions, computed by the package's RFDA
-    (``form`` "lubich" or "featherstone"), the dense eq. (7) (``form`` "dense") or the compiled
+    (``form`` "lubich" or "featherstone"), the dense D&G eq. (7) (``form`` "dense") or the compiled
     Featherstone form (``form`` "fast", numba).
 
     Every form checks its input the same way first: q, v, tau of Pinocchio's lengths and finite, and

@@ -1,4 +1,4 @@
-"""Joints: Q_k, G_k, nu_k, gamma_k of eq. (1)-(3) and the driving rows of eq. (58)-(59).
+"""Joints: Q_k, G_k, nu_k, gamma_k of D&G eq. (1)-(3) and the driving rows of D&G eq. (58)-(59).
 
 This module plays the part of ``jcalc`` in Featherstone's spatial_v2: the
 joint type is decided here, in one table (:data:`JOINT_TYPES`), and no
@@ -15,12 +15,12 @@ child's joint point p = r_k + R_k s'_k^P and written in world axes, is
     omega_rel = omega_k - omega_j.
 
 A joint type is two sets of rows acting on the twist in joint-frame axes:
-the constrained rows Phi (eq. 1: Phi w = 0) and the free rows Psi, whose
-values are the joint speeds qdot_k (the driving constraint of eq. 59,
+the constrained rows Phi (D&G eq. 1: Phi w = 0) and the free rows Psi, whose
+values are the joint speeds qdot_k (the driving constraint of D&G eq. 59,
 Q_kd ydot_j + G_kd ydot_k = qdot_k with nu_kd = 0).  A block that is constrained
 completely (all of v_rel, as in a revolute or spherical joint, or all of
 omega_rel, as in a prismatic joint) is written in world axes, as in Haug (1989)
-and in eq. (18); this reproduces the paper's Q_k and G_k of §3.1.1 and §3.2.1
+and in D&G eq. (18); this reproduces the paper's Q_k and G_k of §3.1.1 and §3.2.1
 entry by entry.
 
 Examples
@@ -231,9 +231,9 @@ def ndof(joint: Joint) -> int:
 
 
 class JointTerms(NamedTuple):
-    """The joint's rows of eq. (1)-(3) and of the driving constraint eq. (59).
+    """The joint's rows of D&G eq. (1)-(3) and of the driving constraint D&G eq. (59).
 
-    ``Q`` is None when the parent is the ground (eq. 2).  ``qd`` is the current
+    ``Q`` is None when the parent is the ground (D&G eq. 2).  ``qd`` is the current
     value of the joint speeds, Q_d ydot_j + G_d ydot_k.
     """
 
@@ -249,10 +249,10 @@ class JointTerms(NamedTuple):
 
 
 def evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k, *, check: bool = True) -> JointTerms:
-    """Q_k, G_k, nu_k, gamma_k (eq. 1, 3) and Q_kd, G_kd, nu_kd, gamma_kd (eq. 59) at a state.
+    """Q_k, G_k, nu_k, gamma_k (D&G eq. 1, 3) and Q_kd, G_kd, nu_kd, gamma_kd (D&G eq. 59) at a state.
 
     ``y_j``/``yd_j`` are None when the parent is the ground.  gamma collects the
-    velocity-product terms: Q_k yddot_j + G_k yddot_k = gamma_k (eq. 3).
+    velocity-product terms: Q_k yddot_j + G_k yddot_k = gamma_k (D&G eq. 3).
 
     Examples
     --------
@@ -422,7 +422,7 @@ def _joint_pose(joint: Joint, kind: str, y_j, q) -> np.ndarray:
 
 
 def position_residual(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) -> np.ndarray:
-    """The violation of the joint's position constraint Phi_k(y_j, y_k) = 0 (eq. 1 before differentiation).
+    """The violation of the joint's position constraint Phi_k(y_j, y_k) = 0 (D&G eq. 1 before differentiation).
 
     Returned in the parent joint frame: the constrained components of the
     relative position of the joint points (metres), then, for constrained
@@ -477,7 +477,7 @@ def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
 
 
 def Phi(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) -> np.ndarray:
-    """The position constraint Phi_k(y_j, y_k) = 0 of a joint, row for row with G_k (eq. 1).
+    """The position constraint Phi_k(y_j, y_k) = 0 of a joint, row for row with G_k (D&G eq. 1).
 
     Its time derivative is Q_k ydot_j + G_k ydot_k to first order near Phi_k = 0, which is
     what Baumgarte stabilisation (gamma_k - 2 alpha Phi_k' - beta^2 Phi_k) and projection need.

@@ -7,18 +7,18 @@ compared line by line on the same :class:`~rfda_teach.system.System`.
 Joint coordinates.  Joint k has position variables q_k (``joint.n_q`` numbers:
 an angle, a slide, a unit quaternion for a spherical joint, position and unit
 quaternion for a free joint) and speeds qdot_k (``joint.n_dof`` numbers), the
-values of its driving rows, eq. (59).  Appendix A, eq. (60)-(61), gives
+values of its driving rows, D&G eq. (59).  Appendix A, D&G eq. (60)-(61), gives
 
-    ydot_k  = B_k ydot_j  + H_k qdot_k,                 (eq. 61, c_k = 0)
-    yddot_k = B_k yddot_j + H_k qddot_k + d_k,          (second derivative of eq. 59)
+    ydot_k  = B_k ydot_j  + H_k qdot_k,                 (D&G eq. 61, c_k = 0)
+    yddot_k = B_k yddot_j + H_k qddot_k + d_k,          (second derivative of D&G eq. 59)
 
 with [E_k D_k] = [G_k; G_kd]^-1, B_k = -(E_k Q_k + D_k Q_kd), H_k = D_k and
 d_k = E_k gamma_k + D_k gamma_kd (j the parent of k; B_k absent for a root).
-Stacking eq. (61) from the roots outwards gives ydot = T qdot, where block
+Stacking D&G eq. (61) from the roots outwards gives ydot = T qdot, where block
 (i, m) of T is B_i B_P(i) ... B_c H_m when joint m lies on the path from body i
 to the ground (c the child of m on that path) and zero otherwise.
 
-Because J T = 0 for the constraint Jacobian J of eq. (7), multiplying eq. (7)
+Because J T = 0 for the constraint Jacobian J of D&G eq. (7), multiplying D&G eq. (7)
 by T^T removes the multipliers:
 
     M_q qddot = tau - C,   M_q = T^T M T,   C = T^T (M yddot|_{qddot=0} - f),
@@ -210,7 +210,7 @@ def _state(system, q, qd, where) -> State:
 # ----------------------------------------------------------------------------- the algorithms (t: a Tally or None)
 
 def _appendix_a(system: System, tr: Terms, t=None):
-    """B_k, H_k, d_k of eq. (60)-(61) for every joint: [E_k D_k] = [G_k; G_kd]^-1,
+    """B_k, H_k, d_k of D&G eq. (60)-(61) for every joint: [E_k D_k] = [G_k; G_kd]^-1,
     B_k = -(E_k Q_k + D_k Q_kd), d_k = E_k gamma_k + D_k gamma_kd (counted in t when given)."""
     set_step(t, "appendix A")
     out = []
@@ -229,12 +229,12 @@ def _rnea(system: System, tr: Terms, BHd, qdd, t=None) -> np.ndarray:
     set_step(t, "rnea forward")
     for k in order:                                                      # root to leaves
         B, H, d, _ = BHd[k]
-        a[k] = mm(t, H, qdd[ds[k]]) + d                                  # yddot_k, eq. (61)''
+        a[k] = mm(t, H, qdd[ds[k]]) + d                                  # yddot_k, D&G eq. (61)''
         if par[k] >= 0:
             a[k] = a[k] + mm(t, B, a[par[k]])
     set_step(t, "rnea backward")
     for k in order:
-        W[k] = mm(t, tr.M[k], a[k]) - tr.f[k]                            # Newton-Euler of body k (eq. 6)
+        W[k] = mm(t, tr.M[k], a[k]) - tr.f[k]                            # Newton-Euler of body k (D&G eq. 6)
     tau = np.zeros(system.n_dof)
     for k in reversed(order):                                            # leaves to root
         B, H = BHd[k][:2]
@@ -331,7 +331,7 @@ def mass_matrix(system: System, tr: Terms) -> np.ndarray:
 
 
 def velocity_map(system: System, tr: Terms) -> np.ndarray:
-    """The dense n_vel x n_dof matrix T of ydot = T qdot, stacked from eq. (61) (for teaching and tests).
+    """The dense n_vel x n_dof matrix T of ydot = T qdot, stacked from D&G eq. (61) (for teaching and tests).
 
     Examples
     --------
@@ -385,8 +385,8 @@ def _solve(system, tr, where, t=None) -> JointSpaceResult:
 def rnea(system: System, q, qd, qdd, *, f_ext=None) -> np.ndarray:
     """Inverse dynamics by the recursive Newton-Euler algorithm: the joint forces tau that give qdd.
 
-    Forward sweep yddot_k = B_k yddot_j + H_k qddot_k + d_k (eq. 61 differentiated), backward
-    sweep W_k = M_k yddot_k - f_k + sum_c B_c^T W_c (eq. 6 per body), tau_k = H_k^T W_k.
+    Forward sweep yddot_k = B_k yddot_j + H_k qddot_k + d_k (D&G eq. 61 differentiated), backward
+    sweep W_k = M_k yddot_k - f_k + sum_c B_c^T W_c (D&G eq. 6 per body), tau_k = H_k^T W_k.
     ``q`` per joint or stacked (see :func:`split_q`); ``qd``, ``qdd`` stacked (n_dof);
     ``f_ext`` extra generalized forces in absolute coordinates (n_vel), as in
     :func:`rfda_teach.system.terms`.
@@ -535,9 +535,9 @@ def count_multiplications(system: System, method, *, state=None, by_step: bool =
 
     ``method`` is one of :data:`METHODS`: "rnea" (inverse dynamics), "crba" (M_q), "cholesky"
     (factor and solve M_q qddot = b), "joint_space_fd" (all three), "lubich" and "featherstone"
-    (the two RFDA forms, eq. 9-10 and 11-12, ending with qddot); or a tuple of them, which
+    (the two RFDA forms, D&G eq. 9-10 and 11-12, ending with qddot); or a tuple of them, which
     returns a dict method -> count (the terms are evaluated once).  Counted from the evaluated
-    terms on: M_i, f_i, G_k, Q_k, gamma_k (eq. 1-7) are the same O(n) input for every method and
+    terms on: M_i, f_i, G_k, Q_k, gamma_k (D&G eq. 1-7) are the same O(n) input for every method and
     are not counted.  B_k, H_k, d_k of Appendix A are counted (the inverse of the p x p matrix
     [G_k; G_kd] as p^3) where a method needs them: all but "lubich" and "cholesky".  A product of
     an (a x b) and a (b x c) matrix counts abc, a Cholesky factor of N x N N(N-1)(N+1)/6 +

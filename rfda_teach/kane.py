@@ -3,7 +3,7 @@
 Bodies are numbered 1..N from the reference body 1 outward; the body-connection
 array L gives each body's adjacent lower body (L(1) = 0, the inertial frame) and a
 lower body must have a lower number.  The generalized coordinates and speeds are,
-eq. (1),
+Kane eq. (1),
 
     x = [eps_hat (4N); s' (3N)],        y = [omega_hat' (3N); s'dot (3N)],
 
@@ -11,14 +11,14 @@ eps_hat_K = (eps_K1, eps_K2, eps_K3, eps_K4) the Euler parameters of body K
 relative to L(K) (eps_K4 the scalar part), s'_K the translation of O_K from Q_K
 in L(K)-frame components, omega_hat'_K the relative angular velocity in
 K-frame components.  Everything is computed by the recursions of the notes:
-relative rotation eq. (4), angular velocities eq. (11), partial angular
-velocities eq. (14)-(15) and their rates eq. (18), positions eq. (20)-(21),
-partial velocities of origins and mass centres eq. (26)-(30) and their rates
-eq. (31)-(32), generalized mass matrix eq. (40) and forcing eq. (41).
+relative rotation Kane eq. (4), angular velocities Kane eq. (11), partial angular
+velocities Kane eq. (14)-(15) and their rates Kane eq. (18), positions Kane eq. (20)-(21),
+partial velocities of origins and mass centres Kane eq. (26)-(30) and their rates
+Kane eq. (31)-(32), generalized mass matrix Kane eq. (40) and forcing Kane eq. (41).
 
 Partial-velocity matrices are stored as dictionaries {block: 3x3 matrix} over the
 2N blocks of y (block K-1 for omega_hat'_K, block N+K-1 for s'dot_K): a body's
-partials are non-zero only in the blocks of its own branch (eq. 13, 15, 27-28),
+partials are non-zero only in the blocks of its own branch (Kane eq. 13, 15, 27-28),
 and blocks that are zero are never stored or multiplied.
 
 Every public function checks its input through :mod:`rfda_teach._check`: the body-connection
@@ -210,7 +210,7 @@ def _eps(eps, where: str) -> np.ndarray:
 
 
 def relative_rotation(eps: np.ndarray) -> np.ndarray:
-    """[^J R_K] of eq. (4): K-frame components from J-frame components, eps = (e1, e2, e3, e4), e4 scalar.
+    """[^J R_K] of Kane eq. (4): K-frame components from J-frame components, eps = (e1, e2, e3, e4), e4 scalar.
 
     Examples
     --------
@@ -230,14 +230,14 @@ def relative_rotation(eps: np.ndarray) -> np.ndarray:
 
 
 def _relative_rotation(eps: np.ndarray) -> np.ndarray:
-    """Eq. (4) is the book's scalar-first matrix (:func:`rfda_teach.spatial.euler_params_to_matrix`,
+    """Kane eq. (4) is the book's scalar-first matrix (:func:`rfda_teach.spatial.euler_params_to_matrix`,
     body to global) of the reordered parameters (e4, e1, e2, e3), transposed: the notes put the scalar
-    last and map J-frame components to K-frame ones (tested entry by entry against eq. (4) as printed)."""
+    last and map J-frame components to K-frame ones (tested entry by entry against Kane eq. (4) as printed)."""
     return euler_params_to_matrix(scalar_first(eps, check=False), check=False).T
 
 
 def E_hat(eps: np.ndarray) -> np.ndarray:
-    """[E_hat'_K]^T of eq. (44) (4x3): eps_dot = 1/2 [E_hat']^T omega_hat' (eq. 9, 42).
+    """[E_hat'_K]^T of Kane eq. (44) (4x3): eps_dot = 1/2 [E_hat']^T omega_hat' (Kane eq. 9, 42).
 
     Examples
     --------
@@ -252,7 +252,7 @@ def E_hat(eps: np.ndarray) -> np.ndarray:
 
 
 def _E_hat(eps: np.ndarray) -> np.ndarray:
-    """Eq. (44) is Haug's G(e)^T (:func:`rfda_teach.spatial.euler_G`, body components) of the reordered
+    """Kane eq. (44) is Haug's G(e)^T (:func:`rfda_teach.spatial.euler_G`, body components) of the reordered
     parameters e = (e4, e1, e2, e3), with its scalar row moved last (the notes' order)."""
     return scalar_last(euler_G(scalar_first(eps, check=False), check=False).T, check=False)
 
@@ -292,14 +292,14 @@ def _add(*dicts) -> dict:
 
 
 def kinematics(system: KaneSystem, x, y) -> Kinematics:
-    """All recursive kinematic quantities of the notes, eq. (4), (11), (14)-(21), (23)-(32).
+    """All recursive kinematic quantities of the notes, Kane eq. (4), (11), (14)-(21), (23)-(32).
 
     Examples
     --------
     >>> from rfda_teach import kane
     >>> sys = kane.eight_body()
     >>> k = kane.kinematics(sys, sys.x0, sys.y0)
-    >>> sorted(k.W[7])                    # body 8: blocks of bodies 1, 7, 8 (eq. 14 for the example)
+    >>> sorted(k.W[7])                    # body 8: blocks of bodies 1, 7, 8 (Kane eq. 14 for the example)
     [0, 6, 7]
     """
     x, y = _state(system, x, y, "kane.kinematics")
@@ -315,15 +315,15 @@ def _kinematics(system: KaneSystem, x: np.ndarray, y: np.ndarray) -> Kinematics:
         j = system.L[k] - 1
         eps = x[4 * k:4 * k + 4] / np.linalg.norm(x[4 * k:4 * k + 4])
         s, sdot, w_hat = x[4 * N + 3 * k:4 * N + 3 * k + 3], y[3 * N + 3 * k:3 * N + 3 * k + 3], y[3 * k:3 * k + 3]
-        Rr = _relative_rotation(eps)                                           # eq. (4)
+        Rr = _relative_rotation(eps)                                           # Kane eq. (4)
         out.R_rel[k] = Rr
-        out.R[k] = Rr @ (eye if j < 0 else out.R[j])                          # eq. (3), (5)
+        out.R[k] = Rr @ (eye if j < 0 else out.R[j])                          # Kane eq. (3), (5)
         Wj = {} if j < 0 else out.W[j]
         Wdj = {} if j < 0 else out.Wd[j]
-        out.omega[k] = (Rr @ out.omega[j] if j >= 0 else 0.0) + w_hat        # eq. (11)
-        out.W[k] = _add({b: Rr @ B for b, B in Wj.items()}, {k: eye})         # eq. (14)-(15)
+        out.omega[k] = (Rr @ out.omega[j] if j >= 0 else 0.0) + w_hat        # Kane eq. (11)
+        out.W[k] = _add({b: Rr @ B for b, B in Wj.items()}, {k: eye})         # Kane eq. (14)-(15)
         wt = skew(w_hat, check=False)
-        out.Wd[k] = _add({b: Rr @ B for b, B in Wdj.items()},                 # eq. (18)
+        out.Wd[k] = _add({b: Rr @ B for b, B in Wdj.items()},                 # Kane eq. (18)
                          {b: wt.T @ Rr @ B for b, B in Wj.items()})
         if j < 0:
             out.VO[k], out.VOd[k] = {N + k: eye}, {}
@@ -332,26 +332,26 @@ def _kinematics(system: KaneSystem, x: np.ndarray, y: np.ndarray) -> Kinematics:
             Rj = out.R_rel[j]
             wj_hat = y[3 * j:3 * j + 3]
             qs = skew(system.q[k] + s, check=False)
-            out.VO[k] = _add({b: Rj @ B for b, B in out.VO[j].items()},        # eq. (26)-(28)
+            out.VO[k] = _add({b: Rj @ B for b, B in out.VO[j].items()},        # Kane eq. (26)-(28)
                              {b: -qs @ B for b, B in Wj.items()}, {N + k: eye})
-            out.VOd[k] = _add({b: Rj @ B for b, B in out.VOd[j].items()},      # eq. (32)
+            out.VOd[k] = _add({b: Rj @ B for b, B in out.VOd[j].items()},      # Kane eq. (32)
                               {b: skew(wj_hat, check=False).T @ Rj @ B for b, B in out.VO[j].items()},
                               {b: -skew(sdot, check=False) @ B for b, B in Wj.items()},
                               {b: -qs @ B for b, B in Wdj.items()})
-            pO[k] = Rr @ (pO[j] + system.q[k] + s)                            # eq. (20)
+            pO[k] = Rr @ (pO[j] + system.q[k] + s)                            # Kane eq. (20)
         rt = skew(system.r[k], check=False)
-        out.VG[k] = _add({b: Rr @ B for b, B in out.VO[k].items()},            # eq. (30)
+        out.VG[k] = _add({b: Rr @ B for b, B in out.VO[k].items()},            # Kane eq. (30)
                          {b: -rt @ B for b, B in out.W[k].items()})
-        out.VGd[k] = _add({b: Rr @ B for b, B in out.VOd[k].items()},          # eq. (31)
+        out.VGd[k] = _add({b: Rr @ B for b, B in out.VOd[k].items()},          # Kane eq. (31)
                           {b: wt.T @ Rr @ B for b, B in out.VO[k].items()},
                           {b: -rt @ B for b, B in out.Wd[k].items()})
-        out.vG[k] = _apply(out.VG[k], y)                                       # eq. (29)
-        out.pG[k] = pO[k] + system.r[k]                                        # eq. (21)
+        out.vG[k] = _apply(out.VG[k], y)                                       # Kane eq. (29)
+        out.pG[k] = pO[k] + system.r[k]                                        # Kane eq. (21)
     return out
 
 
 def mass_matrix_and_forcing(system: KaneSystem, x, y, *, forces=None, moments=None):
-    """[A] of eq. (40) and {f} of eq. (41) at the state (x, y): [A] ydot = {f} (eq. 39).
+    """[A] of Kane eq. (40) and {f} of Kane eq. (41) at the state (x, y): [A] ydot = {f} (Kane eq. 39).
 
     ``forces`` / ``moments`` are optional (N, 3) arrays (or flat 3N vectors) of extra forces at
     the mass centres and moments, in inertial components, finite; gravity is always included.
@@ -400,13 +400,13 @@ def _mass_matrix_and_forcing(system: KaneSystem, x, y, F_ext=None, M_ext=None):
         a_bias = _apply(kin.VGd[k], y) + cross(w, vG, check=False)  # VG_dot y + omega x v_G
         h_bias = I @ _apply(kin.Wd[k], y) + cross(w, I @ w, check=False)  # I W_dot y + omega x I omega
         for a, Ba in VG.items():
-            f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # eq. (41), translation
+            f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # Kane eq. (41), translation
             for b, Bb in VG.items():
-                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += m * Ba.T @ Bb             # eq. (40)
+                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += m * Ba.T @ Bb             # Kane eq. (40)
         for a, Ba in W.items():
-            f[3 * a:3 * a + 3] += Ba.T @ (M - h_bias)                            # eq. (41), rotation
+            f[3 * a:3 * a + 3] += Ba.T @ (M - h_bias)                            # Kane eq. (41), rotation
             for b, Bb in W.items():
-                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += Ba.T @ I @ Bb             # eq. (40)
+                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += Ba.T @ I @ Bb             # Kane eq. (40)
     return A, f
 
 
@@ -500,7 +500,7 @@ def energy(system: KaneSystem, x, y) -> float:
 
 
 def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = True):
-    """(xdot, ydot): eq. (42)-(43) with norm stabilisation, and ydot from eq. (39).
+    """(xdot, ydot): Kane eq. (42)-(43) with norm stabilisation, and ydot from Kane eq. (39).
 
     The kinematical equation of each body's Euler parameters is
     eps_dot = 1/2 [E_hat']^T omega_hat' + (k/2)(1 - |eps|^2) eps (k = :data:`EULER_GAIN`):
@@ -528,7 +528,7 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = Tru
     for k in range(N):
         eps = x[4 * k:4 * k + 4]
         xdot[4 * k:4 * k + 4] = 0.5 * _E_hat(eps) @ y[3 * k:3 * k + 3] + 0.5 * EULER_GAIN * (1 - eps @ eps) * eps
-    xdot[4 * N:] = y[3 * N:]                                                      # eq. (43)
+    xdot[4 * N:] = y[3 * N:]                                                      # Kane eq. (43)
     xn = x.copy()
     for k in range(N):
         xn[4 * k:4 * k + 4] /= np.linalg.norm(x[4 * k:4 * k + 4])
@@ -566,7 +566,7 @@ def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
 
     Holding the other speeds at zero turns the free joints into joints: dropping s'dot_K
     makes joint K spherical, keeping one component of omega_hat'_K as well makes it revolute.
-    The remaining rows of eq. (39) are [A_SS] ydot_S = {f_S} (Kane's equations with the
+    The remaining rows of Kane eq. (39) are [A_SS] ydot_S = {f_S} (Kane's equations with the
     reduced set of speeds); the returned ydot is zero outside S.
 
     Examples
@@ -622,7 +622,7 @@ def euler_norm_drift(system: KaneSystem, X) -> float:
 
 def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10, atol: float = 1e-10,
              t_eval=None, speeds=None):
-    """Integrate eq. (39), (42)-(43) over [0, t_final] with solve_ivp (DOP853).
+    """Integrate Kane eq. (39), (42)-(43) over [0, t_final] with solve_ivp (DOP853).
 
     Returns (t, X, Y) with X of shape (len(t), 7N) and Y of shape (len(t), 6N).  The
     Euler-parameter norm is held by constraint stabilisation (:func:`state_derivative`);

@@ -1,7 +1,7 @@
 """Two references for closed loops that share no code with :mod:`rfda_teach.rcr`.
 
 * :func:`dae_accelerations` / :func:`dae_simulate`: the absolute-coordinate Lagrange-multiplier
-  DAE of eq. (7) (module :mod:`rfda_teach.dae`) for the open chain, with the cut joint's rows
+  DAE of D&G eq. (7) (module :mod:`rfda_teach.dae`) for the open chain, with the cut joint's rows
   appended and stabilised after Baumgarte (alpha, beta): C yddot = gamma - 2 alpha C ydot - beta^2 Phi.
 * :func:`sympy_model` / :func:`sympy_simulate`: sympy.physics.mechanics' ``KanesMethod`` with
   configuration and velocity constraints and dependent speeds (the part AUTOLEV plays in §6).
@@ -126,7 +126,7 @@ def _state(model, sys, q, qd):
 
 
 def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, check: bool = True) -> np.ndarray:
-    """qddot of all n coordinates from eq. (7) with the cut joint's rows (Baumgarte-stabilised).
+    """qddot of all n coordinates from D&G eq. (7) with the cut joint's rows (Baumgarte-stabilised).
 
     ``alpha``, ``beta`` >= 0 are the Baumgarte parameters (0: the exact index-1 form).  (q, qd) must
     close the loop within ``loops.CLOSURE_TOL`` = 1e-6 (positions; velocities relative to max(1, |qd|)),
@@ -149,7 +149,7 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, ch
 
 
 def _dae_accelerations(model, q, qd, alpha, beta):
-    """(qddot, q_n, qdot_n): eq. (7) with the cut rows, and the cut joint's coordinate and rate."""
+    """(qddot, q_n, qdot_n): D&G eq. (7) with the cut rows, and the cut joint's coordinate and rate."""
     sys, cut = _open_chain(model)
     st = _state(model, sys, q, qd)
     tr = _s.terms(sys, st)
@@ -451,7 +451,7 @@ def _series_qdd(series, sys, tr, ydd, drive):
 
 
 def series_dae_accelerations(series, qs, qds, *, check: bool = True) -> list:
-    """Eq. (7) for the whole chain of loops with every cut joint's rows appended, solved densely.
+    """D&G eq. (7) for the whole chain of loops with every cut joint's rows appended, solved densely.
 
     Each loop's (q, qd) must close it within ``loops.CLOSURE_TOL`` = 1e-6 (else
     :class:`~rfda_teach.errors.ConstraintViolationError` naming the loop); ``check=False`` skips it.
@@ -480,7 +480,7 @@ def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> l
     unit generalized force C_i^T, then the m x m system C Y lam = gamma - C yddot_free:
     O(n + n m + n m^2 + m^3).
 
-    The RFDA runs in the Featherstone / Bae-Haug form, eq. (11)-(12), which stays accurate at any mass
+    The RFDA runs in the Featherstone / Bae-Haug form, D&G eq. (11)-(12), which stays accurate at any mass
     ratio; the Lubich form's G_k M_hat_k^-1 G_k^T becomes ill-conditioned when light and heavy bodies
     alternate (1e6 : 1e-6 gives errors of order 1e3 relative).  The responses Y to the unit forces
     are computed from homogeneous terms (no gravity, no velocity terms), not as differences of two

@@ -11,8 +11,8 @@ prismatic): joint 1 connects the ground to body 1, joint k connects body k-1 to 
 connects body n-1 back to the ground.  Followed from the ground, the chain ground -> 1 -> ... -> n-1
 ends, through joint n, at a massless *phantom* copy of the ground (body n of Critchley & Anderson); the
 loop is closed when the phantom lies on the ground, i.e. when the closure residual (theta, x, y) of
-eq. (23), :func:`closure`, is zero.  Its Jacobian :func:`closure_jacobian` has the columns
-a_k = (^kS^n)^T P_k^k of eq. (26), (31): the phantom's spatial velocity (omega_z, v_x, v_y) for a unit
+C&A eq. (23), :func:`closure`, is zero.  Its Jacobian :func:`closure_jacobian` has the columns
+a_k = (^kS^n)^T P_k^k of C&A eq. (26), (31): the phantom's spatial velocity (omega_z, v_x, v_y) for a unit
 rate of joint k.  A :class:`LoopSeries` couples loops in a chain, each based on a body of an earlier one.
 
 Builders: the five-bar of §6 (:func:`five_bar`), a crank-rocker :func:`four_bar`, the n-bar loops of the
@@ -500,7 +500,7 @@ def _closure_jacobian(model, q) -> np.ndarray:
 
 
 def closure(model: LoopMechanism, q, *, check: bool = True) -> np.ndarray:
-    """Loop-closure residual (theta, x, y) of the phantom body relative to the base body (eq. 23); it
+    """Loop-closure residual (theta, x, y) of the phantom body relative to the base body (C&A eq. 23); it
     depends on the positions only.  ``check=False`` skips the input checks (for inner loops).
 
     Examples
@@ -516,7 +516,7 @@ def closure(model: LoopMechanism, q, *, check: bool = True) -> np.ndarray:
 
 
 def closure_jacobian(model: LoopMechanism, q, *, check: bool = True) -> np.ndarray:
-    """d(closure)/dq, 3 x n: column k is a_k = (^kS^n)^T P_k^k (eq. 26, 31), the phantom's velocity
+    """d(closure)/dq, 3 x n: column k is a_k = (^kS^n)^T P_k^k (C&A eq. 26, 31), the phantom's velocity
     (omega_z, v_x, v_y) for a unit rate of joint k: (1, z x (x_n - o_k)) for a revolute joint at o_k,
     (0, e_k) for a prismatic joint along e_k.  ``check=False`` skips the input checks (for inner loops).
 
@@ -539,8 +539,8 @@ def closure_jacobian(model: LoopMechanism, q, *, check: bool = True) -> np.ndarr
 def _consistent(model, q, qd=None, *, where: str = "", tol: float = CLOSURE_TOL) -> None:
     """Refuse a state that does not close the loop, in O(n).
 
-    Positions: every entry of the closure residual (theta, x, y) of eq. (23) must be at most ``tol``
-    (rad, m).  Velocities: |J_c qd|_max <= tol max(1, |qd|_max), J_c the closure Jacobian (eq. 26, 31).
+    Positions: every entry of the closure residual (theta, x, y) of C&A eq. (23) must be at most ``tol``
+    (rad, m).  Velocities: |J_c qd|_max <= tol max(1, |qd|_max), J_c the closure Jacobian (C&A eq. 26, 31).
     """
     where = where or f"loop {model.name!r}"
     res = _closure(model, q)
@@ -572,7 +572,7 @@ def _check_state(model, q, qd, where: str, check: bool) -> tuple:
 def check_state(model, q, qd, *, where: str = "", check: bool = True) -> tuple:
     """``(q, qd)`` of a loop checked: ``model`` a :class:`LoopMechanism`, q and qd finite vectors with one
     entry per coordinate, and unless ``check`` is False the loop closed at q
-    (eq. (23), tolerance :data:`CLOSURE_TOL`) and qd consistent with it (eq. (26), (31)); otherwise a
+    (C&A eq. (23), tolerance :data:`CLOSURE_TOL`) and qd consistent with it (C&A eq. (26), (31)); otherwise a
     :class:`~rfda_teach.errors.ConstraintViolationError` that says which rcr call repairs the state.
     :func:`check_closed` checks q alone.
 
@@ -593,7 +593,7 @@ def check_state(model, q, qd, *, where: str = "", check: bool = True) -> tuple:
 
 def check_closed(model, q, *, where: str = "", check: bool = True) -> np.ndarray:
     """``q`` of a loop checked as :func:`check_state` checks it, without speeds: a finite vector with one
-    entry per coordinate and, unless ``check`` is False, the loop closed at q (eq. (23), tolerance
+    entry per coordinate and, unless ``check`` is False, the loop closed at q (C&A eq. (23), tolerance
     :data:`CLOSURE_TOL`), else a :class:`~rfda_teach.errors.ConstraintViolationError`.  For a function
     that computes the speeds itself, e.g. :func:`rfda_teach.rcr.dependent_velocities`.
 

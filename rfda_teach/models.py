@@ -1,13 +1,13 @@
 """Ready-made tree systems used by the book and the tests.
 
-* :func:`featherstone_sliders` - Fig. 2: two sliding blocks (eq. 13-17).
+* :func:`featherstone_sliders` - Fig. 2: two sliding blocks (D&G eq. 13-17).
 * :func:`planar_revolute_pair` - Fig. 3: a free planar body j and a body k
-  pinned to it (eq. 18-25, 47-48).
+  pinned to it (D&G eq. 18-25, 47-48).
 * :func:`figure1_tree` - Fig. 1: a 13-node tree whose node 2 has descendants
   4, 5, 7, 10, 11, 12 (footnote 6).
 * :func:`random_tree` and :func:`chain` - random and serial trees.
 * :func:`random_state` and :func:`state_from_joints` - states consistent with
-  every joint (positions by joint kinematics, velocities by eq. 61).
+  every joint (positions by joint kinematics, velocities by D&G eq. 61).
 
 Examples
 --------
@@ -47,7 +47,7 @@ def featherstone_sliders(m1: float = 1.0, m2: float = 1.0, gravity=(0.0, -G0)) -
     body 2 on a vertical rail fixed to body 1.  y_i = (r_xi, r_yi).
 
     The constraints are r_y1 = 0 (G_1 = [0 1]) and r_x2 - r_x1 = 0 (Q_2 = [-1 0],
-    G_2 = [1 0]), exactly as in eq. (13)-(14); the joint variables are r_x1 and r_y2 - r_y1.
+    G_2 = [1 0]), exactly as in D&G eq. (13)-(14); the joint variables are r_x1 and r_y2 - r_y1.
 
     Examples
     --------
@@ -65,7 +65,7 @@ def planar_revolute_pair(m_j: float = 2.0, J_j: float = 0.4, m_k: float = 1.0, J
     """Fig. 3: body j free in the plane (node 0), body k pinned to it at P_j = P_k (node 1).
 
     ``s_j`` = s'_j^{P_j} and ``s_k`` = s'_k^{P_k} locate the pin in each body's frame.
-    Body j's joint to the ground is a planar free joint, so eq. (19) has no multiplier.
+    Body j's joint to the ground is a planar free joint, so D&G eq. (19) has no multiplier.
 
     Examples
     --------
@@ -138,7 +138,7 @@ _JOINT_MIX = {
 
 
 #: the largest n that random_tree and chain build (a larger tree would take minutes to build and
-#: gigabytes for the dense eq. (7))
+#: gigabytes for the dense D&G eq. (7))
 MAX_BODIES = 20_000
 
 
@@ -227,7 +227,7 @@ def _per_joint(system: System, x, what: str, where: str, size, noun: str) -> lis
 def state_from_joints(system: System, q, qd, *, check: bool = True) -> State:
     """Absolute state from joint positions q_k and joint speeds qdot_k (lists, one entry per joint).
 
-    Positions follow the joint kinematics root to leaves; velocities follow eq. (61),
+    Positions follow the joint kinematics root to leaves; velocities follow D&G eq. (61),
     ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).  ``check=False``
     skips the argument checks (for an integrator's right-hand side, whose q and qd are already
     arrays of the right shapes).
@@ -272,7 +272,7 @@ def _state_from_joints(system: System, q, qd) -> State:
         tk = evaluate(joint, kind, None if j < 0 else y[ps[j]], None if j < 0 else zero, y[ps[k]], zero,
                       check=False)
         E, D, B, H, _ = appendix_a(tk.G, tk.G_d, tk.Q, tk.Q_d, check=False)
-        yd[vs[k]] = H @ qd[k] + (0.0 if j < 0 else B @ yd[vs[j]])          # eq. (61)
+        yd[vs[k]] = H @ qd[k] + (0.0 if j < 0 else B @ yd[vs[j]])          # D&G eq. (61)
     return State(y, yd)
 
 

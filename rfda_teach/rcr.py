@@ -4,7 +4,7 @@ coupled loops (GCL) of Critchley & Anderson, for planar closed loops of one-dof 
 Spatial notation, planar form
 -----------------------------
 A spatial vector is (omega_z, v_x, v_y) at a body's mass centre in world axes; a spatial
-inertia is I^k = diag(J_k, m_k, m_k).  The shift tensor S^k of eq. (3)-(6) moves a spatial
+inertia is I^k = diag(J_k, m_k, m_k).  The shift tensor S^k of C&A eq. (3)-(6) moves a spatial
 velocity from the parent's point to the child's point,
 
     (S^k)^T = [[1, 0, 0], [-r_y, 1, 0], [r_x, 0, 1]],   r = x_k - x_{p[k]},
@@ -16,12 +16,12 @@ the size.  Generalized speeds are the joint rates, u_k = qdot_k.
 The mechanism and its two tree topologies
 -----------------------------------------
 The mechanism is a :class:`~rfda_teach.loops.LoopMechanism` (module :mod:`rfda_teach.loops`, with its
-builders, the loop closure of eq. 23 and the state checks, all re-exported here: ``rcr.five_bar()``, ...):
+builders, the loop closure of C&A eq. 23 and the state checks, all re-exported here: ``rcr.five_bar()``, ...):
 a single closed loop, joint 1 connects the ground to body 1, joint k connects body k-1 to body k, and
 joint n connects body n-1 back to the ground.
 
 * ``"chain"`` (RCR and ACS, Fig. 2-3): the tree N -> 1 -> ... -> n-1 -> n, where body n is a
-  massless *phantom* copy of the loop base body N; the loop constraint is ^0V^n = 0 (eq. 23).
+  massless *phantom* copy of the loop base body N; the loop constraint is ^0V^n = 0 (C&A eq. 23).
 * ``"gcl"`` (GCL, Fig. 8a as chosen here): the last ``split`` joints are worked backwards from
   the ground, so body n-split becomes the loop base body 0 on its own branch and the phantom
   copies it at the end of the other branch; the two open chains extend from the branching body
@@ -29,19 +29,19 @@ joint n connects body n-1 back to the ground.
 
 Algorithm (:func:`accelerations`)
 ---------------------------------
-1. tree kinematics: poses, V^k, P_k^k, the velocity-product remainders A_t^k (eq. 1-4);
-2. loop kinematics inward over the loop (eq. 33-36, 66): Q^k, R^k, X^k, W^k; a vanishing
+1. tree kinematics: poses, V^k, P_k^k, the velocity-product remainders A_t^k (C&A eq. 1-4);
+2. loop kinematics inward over the loop (C&A eq. 33-36, 66): Q^k, R^k, X^k, W^k; a vanishing
    a_k^T R^{k+1} a_k raises :class:`SingularCoordinateSelectionError`;
-3. outward from the virtual terminal body p: Y^k, Z^k, H^k K (eq. 41-44, 78-81);
-4. reduced dynamics of the outboard independents (eq. 86-99) and the terminal-body terms
-   (eq. 53-55, 100-102); with a moving base body the base equation collects the terms of
-   eq. (108)-(111);
-5. triangularization inward (eq. 20-22, 60-64), forward substitution (eq. 12, 59, 99) and the
-   dependent accelerations (eq. 67).
+3. outward from the virtual terminal body p: Y^k, Z^k, H^k K (C&A eq. 41-44, 78-81);
+4. reduced dynamics of the outboard independents (C&A eq. 86-99) and the terminal-body terms
+   (C&A eq. 53-55, 100-102); with a moving base body the base equation collects the terms of
+   C&A eq. (108)-(111);
+5. triangularization inward (C&A eq. 20-22, 60-64), forward substitution (C&A eq. 12, 59, 99) and the
+   dependent accelerations (C&A eq. 67).
 
 Chains of coupled loops (:func:`series_accelerations`)
 -------------------------------------------------------
-A loop may be based on a moving body (eq. 47-64).  Steps 1-5 then run with that body as the
+A loop may be based on a moving body (C&A eq. 47-64).  Steps 1-5 then run with that body as the
 tree's root; carried inward to it, the whole loop acts on its base body as I_art A^0 - F_art,
 which is added to the body's own inertia and force before the next loop inward is reduced.
 Outermost loop first, then a forward pass from the ground: O(n + m) for a chain of loops.
@@ -52,7 +52,7 @@ Inputs and states
 Every public function checks its arguments through :mod:`rfda_teach._check` and the checks of
 :mod:`rfda_teach.loops` and raises a :class:`~rfda_teach.errors.ModelError` naming the argument.  A state
 (q, qd) must close its loop (:func:`rfda_teach.loops.check_state`): every entry of the closure residual
-(eq. 23) within ``CLOSURE_TOL`` = 1e-6 (rad, m) and every entry of J_c qd within 1e-6 max(1, |qd|);
+(C&A eq. 23) within ``CLOSURE_TOL`` = 1e-6 (rad, m) and every entry of J_c qd within 1e-6 max(1, |qd|);
 otherwise :class:`~rfda_teach.errors.ConstraintViolationError` names the loop and the residual and points
 to :func:`solve_dependents` / :func:`dependent_velocities`.  The check costs O(n); ``check=False`` skips
 it in inner loops.
@@ -101,7 +101,7 @@ _AF = np.ix_(_P.argmax(axis=0), _P.argmax(axis=0))
 # ----------------------------------------------------------------------------- spatial algebra
 
 def shift_T(r) -> np.ndarray:
-    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (eq. 3, 6); the book's
+    """(S)^T for a shift by r: moves (omega, v) from a point to the point + r (C&A eq. 3, 6); the book's
     :func:`rfda_teach.spatial.shift` in C&A's angular-first order, P^T X(r) P
     (P = :func:`rfda_teach.spatial.order_permutation` (3)).
 
@@ -252,16 +252,16 @@ def _node_frames(model, topo, q, T0=None, c=None):
 
 class _Kin(NamedTuple):
     x: list           # reference point (mass centre / frame origin) of each node, world
-    P: list           # P_k^k, eq. (3)
+    P: list           # P_k^k, C&A eq. (3)
     V: list           # absolute spatial velocity
-    At: list          # velocity-product remainder A_t^k, eq. (2)
+    At: list          # velocity-product remainder A_t^k, C&A eq. (2)
     xr: np.ndarray = np.zeros(2)    # the root's reference point (the ground's origin, or a base body's)
     Atr: np.ndarray = np.zeros(3)   # the root's A_t
     T: list = ()                    # frames of the nodes (homogeneous 3 x 3)
 
 
 def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
-    """Tree kinematics, eq. (1)-(4): P_k^k, V^k and A_t^k at every node.
+    """Tree kinematics, C&A eq. (1)-(4): P_k^k, V^k and A_t^k at every node.
 
     ``root`` = (T0, V0, At0) puts the tree's root on a moving base body (frame, spatial velocity and
     velocity-product remainder); None is the ground.
@@ -306,18 +306,18 @@ def _kinematics(model, topo, q, u, root=None, c=None) -> _Kin:
 class _Loop(NamedTuple):
     p: int            # position on the branch of the virtual terminal body p_i (-1: the branching body)
     a: dict           # a_k = (^kS^n)^T P_k^k, the partial velocity of the phantom w.r.t. u_k
-    Q: dict           # Q^k, eq. (34)
-    Rn: dict          # R^{k+1}, eq. (36)/(66), as used for the k-th dependent
-    X: dict           # X^k, eq. (40)/(77)
-    W: dict           # W^k, eq. (39)/(76)
+    Q: dict           # Q^k, C&A eq. (34)
+    Rn: dict          # R^{k+1}, C&A eq. (36)/(66), as used for the k-th dependent
+    X: dict           # X^k, C&A eq. (40)/(77)
+    W: dict           # W^k, C&A eq. (39)/(76)
     slots: tuple      # branch positions of the outboard independents f_i .. l_i
 
 
 def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
-    """Eq. (33)-(40) and (65)-(77): inward over the loop from the phantom to the terminal body p.
+    """C&A eq. (33)-(40) and (65)-(77): inward over the loop from the phantom to the terminal body p.
 
     Raises :class:`SingularCoordinateSelectionError` when a dependent's partial velocity at the
-    closure lies in the span of those eliminated before it (Q^k of eq. 34 does not exist).
+    closure lies in the span of those eliminated before it (Q^k of C&A eq. 34 does not exist).
     """
     br = topo.branch
     dep = [topo.coord[i] in topo.deps for i in br]
@@ -345,27 +345,27 @@ def _loop_kinematics(model, topo, kin, *, tol: float = 1e-9, c=None) -> _Loop:
                     f"{model.names[topo.coord[i]]} at the loop closure lies in the span of those of the "
                     f"dependents outboard of it (a^T R a / |a|^2 = {den / (a[j] @ a[j]):.1e}, eq. 34). "
                     f"Choose other dependents with method='acs'{hint} or re-root the loop with method='gcl'.")
-            Q[j] = scale(c, 1.0, 1.0 / den)                             # eq. (34)
+            Q[j] = scale(c, 1.0, 1.0 / den)                             # C&A eq. (34)
             Rn[j] = R
             QRa = scale(c, Q[j], Ra)
-            X[j] = -outer(c, kin.P[i], QRa)                             # eq. (40), R symmetric
-            R = R - outer(c, Ra, QRa)                                   # eq. (36)
-            W[j] = _shift_T(kin.x[i] - xpar) + mm(c, X[j], _shift_T(xn - xpar))   # eq. (39)
+            X[j] = -outer(c, kin.P[i], QRa)                             # C&A eq. (40), R symmetric
+            R = R - outer(c, Ra, QRa)                                   # C&A eq. (36)
+            W[j] = _shift_T(kin.x[i] - xpar) + mm(c, X[j], _shift_T(xn - xpar))   # C&A eq. (39)
         else:
-            X[j] = np.zeros((3, 3))                                     # eq. (77)
-            W[j] = _shift_T(kin.x[i] - xpar)                             # eq. (76)
+            X[j] = np.zeros((3, 3))                                     # C&A eq. (77)
+            W[j] = _shift_T(kin.x[i] - xpar)                             # C&A eq. (76)
     slots = tuple(j for j in range(p + 1, len(br)) if not dep[j])
     return _Loop(p, a, Q, Rn, X, W, slots)
 
 
 def _YZH(topo, kin, lp: _Loop, c=None):
-    """Eq. (41)-(44), (78)-(81): ^0V^k = Y^k ^0V^p + Z^k ^0V_t^n + H^k K_i u_i for k outboard of p."""
+    """C&A eq. (41)-(44), (78)-(81): ^0V^k = Y^k ^0V^p + Z^k ^0V_t^n + H^k K_i u_i for k outboard of p."""
     br = topo.branch
     nI = len(lp.slots)
     Y, Z, HK = {}, {}, {}
     Yp, Zp, Hp = np.eye(3), np.zeros((3, 3)), np.zeros((3, nI))
     for j in range(lp.p + 1, len(br)):
-        GK = np.zeros((3, nI))                                          # eq. (73) times K_i
+        GK = np.zeros((3, nI))                                          # C&A eq. (73) times K_i
         if j in lp.slots:
             GK[:, lp.slots.index(j)] = kin.P[br[j]]
         else:
@@ -380,10 +380,10 @@ def _YZH(topo, kin, lp: _Loop, c=None):
 # ----------------------------------------------------------------------------- dynamics
 
 def _forces(model, topo, kin, extra=None, c=None):
-    """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, eq. 7).
+    """I^k and F^k = applied - I^k A_t^k (the inertia terms known from the state, C&A eq. 7).
 
     ``extra`` = ({node: I_art}, {node: F_art}) adds the articulated inertia and force of loops based
-    on a node (eq. 47-64): their reaction on the node is I_art A - F_art.
+    on a node (C&A eq. 47-64): their reaction on the node is I_art A - F_art.
     """
     I, F = [], []
     for i, b in enumerate(topo.body):
@@ -399,7 +399,7 @@ def _forces(model, topo, kin, extra=None, c=None):
 
 
 def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
-    """Eq. (10), (13), (20)-(22) along a chain of tree nodes (root side first): the recursive
+    """C&A eq. (10), (13), (20)-(22) along a chain of tree nodes (root side first): the recursive
     inertias and forces, with I_tip, F_tip at the last node and optional joint forces tau.
     Returns (Ih, Fh, Mh, ST) per chain position."""
     m = len(nodes)
@@ -412,19 +412,19 @@ def _chain_inward(kin, topo, nodes, I, F, I_tip, F_tip, tau=None, c=None):
         par = topo.parent[i]
         ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
         IP = mm(c, Ih[j], P)
-        Mh[j] = mm(c, P, IP)                                             # eq. (13)
+        Mh[j] = mm(c, P, IP)                                             # C&A eq. (13)
         if j > 0:
             IPm = scale(c, 1.0 / Mh[j], IP)
-            T = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))             # eq. (22)
-            Ih[j - 1] = I[nodes[j - 1]] + mm(c, mm(c, T, Ih[j]), ST[j])    # eq. (20)
-            Fh[j - 1] = F[nodes[j - 1]] + mm(c, T, Fh[j])                # eq. (21)
+            T = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))             # C&A eq. (22)
+            Ih[j - 1] = I[nodes[j - 1]] + mm(c, mm(c, T, Ih[j]), ST[j])    # C&A eq. (20)
+            Fh[j - 1] = F[nodes[j - 1]] + mm(c, T, Fh[j])                # C&A eq. (21)
             if tau[j]:                                                   # a joint force on the chain
                 Fh[j - 1] = Fh[j - 1] - mm(c, ST[j].T, scale(c, tau[j], IPm))
     return Ih, Fh, Mh, ST
 
 
 def recursive_inertias(model: LoopMechanism, q, nodes, *, method: str = "acs", dependents=None) -> list:
-    """The recursive inertias I^k of eq. (20) along a chain of tree nodes (root side first), with the
+    """The recursive inertias I^k of C&A eq. (20) along a chain of tree nodes (root side first), with the
     last node's own spatial inertia at the tip; order (omega, v_x, v_y) as :func:`spatial_inertia`.
 
     ``nodes`` are node indices of ``topology(model, method, dependents)``, each the parent of the next.
@@ -460,15 +460,15 @@ def recursive_inertias(model: LoopMechanism, q, nodes, *, method: str = "acs", d
 
 
 def _chain_forward(kin, topo, nodes, Ih, Fh, Mh, ST, A_root, qdd, Aabs, tau=None, c=None):
-    """Eq. (12) and (4) along the chain from the root's acceleration A_root; writes qdd and Aabs and
+    """C&A eq. (12) and (4) along the chain from the root's acceleration A_root; writes qdd and Aabs and
     returns the last node's acceleration."""
     tau = np.zeros(len(nodes)) if tau is None else tau
     A = A_root
     for j, i in enumerate(nodes):
         P = kin.P[i]
         As = mm(c, ST[j], A)
-        ud = scale(c, 1.0 / Mh[j], tau[j] - mm(c, P, mm(c, Ih[j], As) - Fh[j]))   # eq. (12)
-        A = As + scale(c, ud, P)                                         # eq. (4)
+        ud = scale(c, 1.0 / Mh[j], tau[j] - mm(c, P, mm(c, Ih[j], As) - Fh[j]))   # C&A eq. (12)
+        A = As + scale(c, ud, P)                                         # C&A eq. (4)
         qdd[topo.coord[i]] = ud
         Aabs[i] = A
     return A
@@ -480,7 +480,7 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
     Returns the recursive quantities needed by :func:`_forward`.  With ``moving_root`` the loop's
     base body is the (moving) root of ``kin`` and the result also holds its articulated inertia and
     force on that body, ``I_art`` and ``F_art``: the loop's whole reaction on its base body is
-    I_art A^0 - F_art (eq. 47-64 with ^N A^{0_i} != 0).
+    I_art A^0 - F_art (C&A eq. 47-64 with ^N A^{0_i} != 0).
     """
     lp = _loop_kinematics(model, topo, kin, c=c)
     Y, Z, HK = _YZH(topo, kin, lp, c)
@@ -491,7 +491,7 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
     x0 = kin.xr if base < 0 else kin.x[base]
     xp = kin.xr if lp.p < 0 else kin.x[br[lp.p]]
     Delta = kin.At[br[-1]] - (kin.Atr if base < 0 else kin.At[base])  # ^0A_t^n
-    # -- eq. (86)-(95): constrained inertias of the outboard bodies
+    # -- C&A eq. (86)-(95): constrained inertias of the outboard bodies
     MM = np.zeros((nI, nI)); IMp = np.zeros((nI, 3)); IM0 = np.zeros((nI, 3)); FM = np.zeros(nI)
     Ip = np.zeros((3, 3)); Ip0 = np.zeros((3, 3)); Fp = np.zeros(3)
     I0x = np.zeros((3, 3)); D = np.zeros((3, 3)); F0x = np.zeros(3)
@@ -499,22 +499,22 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         i = br[j]
         if topo.body[i] is None:
             continue
-        Ik, Ft = I[i], F[i] - mm(c, I[i], mm(c, Z[j], Delta))           # eq. (89)
-        E = _shift_T(kin.x[i] - x0) - mm(c, Y[j], _shift_T(xp - x0))      # eq. (103)-(107)
+        Ik, Ft = I[i], F[i] - mm(c, I[i], mm(c, Z[j], Delta))           # C&A eq. (89)
+        E = _shift_T(kin.x[i] - x0) - mm(c, Y[j], _shift_T(xp - x0))      # C&A eq. (103)-(107)
         IY, IE, IH = mm(c, Ik, Y[j]), mm(c, Ik, E), mm(c, Ik, HK[j])
         MM += mm(c, HK[j].T, IH); IMp += mm(c, HK[j].T, IY); IM0 += mm(c, HK[j].T, IE)
         FM += mm(c, HK[j].T, Ft)
-        Ip += mm(c, Y[j].T, IY); Ip0 += mm(c, Y[j].T, IE); Fp += mm(c, Y[j].T, Ft)     # eq. (53)-(55)
-        I0x += mm(c, E.T, IE); D += mm(c, E.T, IY); F0x += mm(c, E.T, Ft)           # eq. (108)-(111)
+        Ip += mm(c, Y[j].T, IY); Ip0 += mm(c, Y[j].T, IE); Fp += mm(c, Y[j].T, Ft)     # C&A eq. (53)-(55)
+        I0x += mm(c, E.T, IE); D += mm(c, E.T, IY); F0x += mm(c, E.T, Ft)           # C&A eq. (108)-(111)
     cho = None
     if nI:
-        cho = scipy.linalg.cho_factor(MM)                                # M_M of eq. (98)
+        cho = scipy.linalg.cho_factor(MM)                                # M_M of C&A eq. (98)
         Cp, C0, Cf = (scipy.linalg.cho_solve(cho, B) for B in (IMp, IM0, FM))
         if c is not None:                                                # Cholesky + 7 right-hand sides
             c.add(nI * (nI - 1) * (nI + 1) // 6 + nI * (nI - 1) // 2 + 7 * nI * nI)
-        Ip -= mm(c, IMp.T, Cp); Ip0 -= mm(c, IMp.T, C0); Fp -= mm(c, IMp.T, Cf)      # eq. (100)-(102)
+        Ip -= mm(c, IMp.T, Cp); Ip0 -= mm(c, IMp.T, C0); Fp -= mm(c, IMp.T, Cf)      # C&A eq. (100)-(102)
         I0x -= mm(c, IM0.T, C0); D -= mm(c, IM0.T, Cp); F0x -= mm(c, IM0.T, Cf)
-    # -- eq. (60)-(64): inward over the independents 1..p of the phantom branch
+    # -- C&A eq. (60)-(64): inward over the independents 1..p of the phantom branch
     Ih, Ih0, Fh, Mh, ST = {}, {}, {}, {}, {}
     if lp.p >= 0:
         i = br[lp.p]
@@ -526,21 +526,21 @@ def _inward(model, topo, kin, *, moving_root: bool = False, extra=None, c=None) 
         par = topo.parent[i]
         ST[j] = _shift_T(kin.x[i] - (kin.xr if par < 0 else kin.x[par]))
         IP = mm(c, Ih[j], P)
-        Mh[j] = mm(c, P, IP)                                             # eq. (64)
+        Mh[j] = mm(c, P, IP)                                             # C&A eq. (64)
         IPm = scale(c, 1.0 / Mh[j], IP)
-        Tt = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))                # eq. (63)
+        Tt = mm(c, ST[j].T, np.eye(3) - outer(c, IPm, P))                # C&A eq. (63)
         if base >= 0 or moving_root:                                     # triangularize the base equation
             DP = scale(c, 1.0 / Mh[j], mm(c, D, P))
             I0x -= outer(c, DP, mm(c, P, Ih0[j])); F0x -= scale(c, mm(c, P, Fh[j]), DP)
             D = mm(c, D - outer(c, DP, IP), ST[j])
         if j > 0:
             ip = br[j - 1]
-            Ih[j - 1] = I[ip] + mm(c, mm(c, Tt, Ih[j]), ST[j])           # eq. (61)
-            Ih0[j - 1] = mm(c, Tt, Ih0[j])                               # eq. (60)
-            Fh[j - 1] = F[ip] + mm(c, Tt, Fh[j])                         # eq. (62)
+            Ih[j - 1] = I[ip] + mm(c, mm(c, Tt, Ih[j]), ST[j])           # C&A eq. (61)
+            Ih0[j - 1] = mm(c, Tt, Ih0[j])                               # C&A eq. (60)
+            Fh[j - 1] = F[ip] + mm(c, Tt, Fh[j])                         # C&A eq. (62)
     st = dict(topo=topo, kin=kin, lp=lp, I=I, F=F, cho=cho, IMp=IMp, IM0=IM0, FM=FM, Ih=Ih, Ih0=Ih0, Fh=Fh,
               Mh=Mh, ST=ST, I0x=I0x, F0x=F0x, x0=x0, xp=xp, Delta=Delta)
-    if base >= 0:                                 # GCL base branch: eq. (20)-(22) from the base body to N
+    if base >= 0:                                 # GCL base branch: C&A eq. (20)-(22) from the base body to N
         st["base_chain"] = _chain_inward(kin, topo, topo.base_branch, I, F, I[base] + I0x, F[base] + F0x, c=c)
     if moving_root:                                                      # the loop's reaction on its base
         if lp.p >= 0:
@@ -564,28 +564,28 @@ def _forward(st: dict, A_root, c=None) -> tuple:
     qdd = np.zeros(max(topo.coord) + 1)
     Aabs = [None] * n
     A0 = np.asarray(A_root, float)
-    # -- base branch (GCL): forward from the ground to the base body 0 (eq. 12)
+    # -- base branch (GCL): forward from the ground to the base body 0 (C&A eq. 12)
     if base >= 0:
         A0 = _chain_forward(kin, topo, topo.base_branch, *st["base_chain"], A0, qdd, Aabs, c=c)
-    # -- forward over the phantom branch independents, eq. (59)
+    # -- forward over the phantom branch independents, C&A eq. (59)
     A = np.asarray(A_root, float)
     for j in range(0, lp.p + 1):
         i = br[j]
         P = kin.P[i]
         As = mm(c, ST[j], A)
-        ud = -scale(c, 1.0 / Mh[j], mm(c, P, mm(c, Ih[j], As) + mm(c, Ih0[j], A0) - Fh[j]))   # eq. (59)
+        ud = -scale(c, 1.0 / Mh[j], mm(c, P, mm(c, Ih[j], As) + mm(c, Ih0[j], A0) - Fh[j]))   # C&A eq. (59)
         A = As + scale(c, ud, P)
         qdd[topo.coord[i]] = ud
         Aabs[i] = A
     Ap = A
-    # -- eq. (99): the outboard independents
+    # -- C&A eq. (99): the outboard independents
     nI = len(lp.slots)
     uI = np.zeros(nI)
     if nI:
         uI = -scipy.linalg.cho_solve(st["cho"], mm(c, st["IMp"], Ap) + mm(c, st["IM0"], A0) - st["FM"])
         if c is not None:
             c.add(nI * nI)
-    # -- eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
+    # -- C&A eq. (67): the dependents, outward, in loop-relative accelerations ^0A^k
     x0, xp, Delta = st["x0"], st["xp"], st["Delta"]
     rel = Ap - mm(c, _shift_T(xp - x0), A0)
     xn = kin.x[br[-1]]
@@ -600,10 +600,10 @@ def _forward(st: dict, A_root, c=None) -> tuple:
             for s, jj in enumerate(lp.slots):
                 if jj > j:
                     rhs = rhs + scale(c, uI[s], lp.a[jj])
-            ud = -scale(c, lp.Q[j], mm(c, mm(c, lp.Rn[j], lp.a[j]), rhs))            # eq. (67)
+            ud = -scale(c, lp.Q[j], mm(c, mm(c, lp.Rn[j], lp.a[j]), rhs))            # C&A eq. (67)
         rel = mm(c, _shift_T(kin.x[i] - xpar), rel) + scale(c, ud, kin.P[i])
         qdd[topo.coord[i]] = ud
-        Aabs[i] = rel + mm(c, _shift_T(kin.x[i] - x0), A0)               # eq. (103)
+        Aabs[i] = rel + mm(c, _shift_T(kin.x[i] - x0), A0)               # C&A eq. (103)
     return qdd, Aabs
 
 
@@ -625,7 +625,7 @@ def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependent
     ``method`` is ``"rcr"`` (last m coordinates dependent, §3), ``"acs"`` (``dependents``, §4) or
     ``"gcl"`` (the re-rooted tree of Fig. 8a, §5).  With ``check=True`` (default) a state that does not
     close the loop raises :class:`~rfda_teach.errors.ConstraintViolationError`: every entry of the
-    closure residual (eq. 23) and of J_c qd must be within ``CLOSURE_TOL`` = 1e-6 (the velocities
+    closure residual (C&A eq. 23) and of J_c qd must be within ``CLOSURE_TOL`` = 1e-6 (the velocities
     relative to max(1, |qd|)); the check is O(n).  ``check=False`` skips it (for inner loops).
 
     Examples
@@ -644,11 +644,11 @@ def accelerations(model: LoopMechanism, q, qd, *, method: str = "acs", dependent
 
 
 def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
-    """The open-chain solution of §2, eq. (10)-(22): the loop cut at the last joint (no closure).
+    """The open-chain solution of §2, C&A eq. (10)-(22): the loop cut at the last joint (no closure).
 
     Returns qddot of the n-1 joints of the open chain ground -> body 1 -> ... -> body n-1 under
     gravity and joint forces ``tau`` (n-1 entries, default zero); checked against the dense DAE of
-    eq. (7) in the tests.  The chain is open, so q and qd need not close the loop (q_n, qd_n unused).
+    D&G eq. (7) in the tests.  The chain is open, so q and qd need not close the loop (q_n, qd_n unused).
 
     Examples
     --------
@@ -668,7 +668,7 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
     kin = _kinematics(model, topo, q, qd)
     I, F = _forces(model, topo, kin)
     nodes = list(range(nb))
-    chain = _chain_inward(kin, topo, nodes, I, F, I[nb - 1], F[nb - 1], tau)     # eq. (10), (20)-(22)
+    chain = _chain_inward(kin, topo, nodes, I, F, I[nb - 1], F[nb - 1], tau)     # C&A eq. (10), (20)-(22)
     qdd = np.zeros(model.n)
     _chain_forward(kin, topo, nodes, *chain, np.zeros(3), qdd, [None] * model.n, tau)
     return qdd[:nb]
@@ -677,7 +677,7 @@ def tree_accelerations(model: LoopMechanism, q, qd, *, tau=None) -> np.ndarray:
 def selection_sigma(model: LoopMechanism, q, dependents) -> float:
     """Smallest singular value of the closure Jacobian's columns of a dependent set, at any q.
 
-    Zero means the set cannot be solved for (the RCR recursion would divide by zero in eq. 34).
+    Zero means the set cannot be solved for (the RCR recursion would divide by zero in C&A eq. 34).
 
     Examples
     --------
@@ -737,7 +737,7 @@ def _solve_dependents(model, q, idx, tol: float = 1e-12, max_iter: int = 50) -> 
 
 def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1e-12,
                      max_iter: int = 50) -> np.ndarray:
-    """Newton's method on the closure (eq. 23 at position level) for the dependent coordinates.
+    """Newton's method on the closure (C&A eq. 23 at position level) for the dependent coordinates.
 
     The dependent entries of ``q`` are the starting guess: Newton converges to the assembly nearest
     to it, so give the previous configuration's dependents to stay on one assembly branch.
@@ -763,7 +763,7 @@ def solve_dependents(model: LoopMechanism, q, *, dependents=None, tol: float = 1
 
 
 def _dependent_velocities(model, topo, q, qd) -> np.ndarray:
-    """Eq. (33)/(69): qd's dependent entries from its independent ones (no input checks)."""
+    """C&A eq. (33)/(69): qd's dependent entries from its independent ones (no input checks)."""
     qd = qd.copy()
     for d in topo.deps:
         qd[d] = 0.0
@@ -782,7 +782,7 @@ def _dependent_velocities(model, topo, q, qd) -> np.ndarray:
             for jj in lp.slots:
                 if jj > j:
                     c = c + lp.a[jj] * qd[topo.coord[br[jj]]]
-            qd[topo.coord[i]] = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)  # eq. (33)/(69), V_t = 0
+            qd[topo.coord[i]] = -lp.Q[j] * ((lp.Rn[j] @ lp.a[j]) @ c)  # C&A eq. (33)/(69), V_t = 0
         rel = _shift_T(kin.x[i] - xpar) @ rel + kin.P[i] * qd[topo.coord[i]]
         xpar = kin.x[i]
     return qd
@@ -790,7 +790,7 @@ def _dependent_velocities(model, topo, q, qd) -> np.ndarray:
 
 def dependent_velocities(model: LoopMechanism, q, qd, *, method: str = "acs", dependents=None,
                          check: bool = True) -> np.ndarray:
-    """qd with its dependent entries replaced by the velocity-level RCR, eq. (33) and (67)-(69).
+    """qd with its dependent entries replaced by the velocity-level RCR, C&A eq. (33) and (67)-(69).
 
     ``q`` must close the loop (closure residual within ``CLOSURE_TOL`` = 1e-6, else
     :class:`~rfda_teach.errors.ConstraintViolationError`; ``check=False`` skips this O(n) check);
@@ -856,7 +856,7 @@ class RCRResult(NamedTuple):
 
     def __repr__(self) -> str:
         """One line: the method, the samples and time span, the shapes of q and qdot, the dependents and the
-        largest loop-closure residual (eq. 23) along the way.
+        largest loop-closure residual (C&A eq. 23) along the way.
 
         Examples
         --------
@@ -875,7 +875,7 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     ``"acs"``, ``"gcl"`` and ``"rcr"`` integrate the independent coordinates and speeds and, as a
     running guess, the dependent coordinates (solve_ivp, DOP853); at every evaluation and every output
     row the dependents are closed by Newton's method from that guess and the dependent speeds follow
-    from eq. (33), so the loop stays closed to the Newton tolerance and every row is the integrated
+    from C&A eq. (33), so the loop stays closed to the Newton tolerance and every row is the integrated
     motion: q[0] is model.q0, each column is continuous in time (no jumps of 2 pi, no change of
     assembly branch).  ``"dae"`` integrates the stabilised Lagrange-multiplier DAE of
     :mod:`rfda_teach.loopref`.  ``"rcr"`` with a singular last-m selection raises
@@ -951,7 +951,7 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
 def series_accelerations(series: LoopSeries, qs, qds, *, tally=None, check: bool = True) -> list:
     """qddot of every loop of a chain of coupled loops, O(n + m).
 
-    Each loop is reduced by the generalized RCR with its base body as the moving root (eq. 47-64):
+    Each loop is reduced by the generalized RCR with its base body as the moving root (C&A eq. 47-64):
     outermost loop first, its reaction I_art A^0 - F_art is added to its base body, which then takes
     part in the next loop's reduction like any other body; a forward pass from the ground hands each
     loop its base body's acceleration.  ``qs``, ``qds``: one consistent (q, qd) per loop, each loop
@@ -1054,16 +1054,16 @@ __all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses",
 # ----------------------------------------------------------------------------- one reduction step
 
 class ReductionStep(NamedTuple):
-    """One inward step of the loop kinematics: ``Q`` (eq. 34) and ``R`` = R^k (eq. 36)."""
+    """One inward step of the loop kinematics: ``Q`` (C&A eq. 34) and ``R`` = R^k (C&A eq. 36)."""
 
     Q: float
     R: np.ndarray
 
 
 def reduction_step(R_next, a, *, tol: float = 1e-9) -> ReductionStep:
-    """One RCR inward step, eq. (34) and (36): eliminate the dependent with closure column ``a``.
+    """One RCR inward step, C&A eq. (34) and (36): eliminate the dependent with closure column ``a``.
 
-    ``R_next`` is R^{k+1} (the identity U before the first elimination, eq. 30 being this step
+    ``R_next`` is R^{k+1} (the identity U before the first elimination, C&A eq. 30 being this step
     with R^{n+1} = U) and ``a`` = (^kS^n)^T P_k^k, the phantom's partial velocity for u_k.  Returns
     Q^k = 1 / (a^T R^{k+1} a) and R^k = R^{k+1} (U - a Q^k a^T R^{k+1}).  When a^T R^{k+1} a <=
     tol |a|^2 the dependent cannot be eliminated (``a`` lies in the span of the columns eliminated
@@ -1091,8 +1091,8 @@ def reduction_step(R_next, a, *, tol: float = 1e-9) -> ReductionStep:
             f"{where}: a^T R a / |a|^2 = {den / aa:.1e} <= tol: this dependent's column lies in the span "
             "of those eliminated before it (eq. 34 has no inverse); choose other dependents (ACS) or "
             "re-root the loop (GCL)")
-    Q = 1.0 / den                                                       # eq. (34)
-    return ReductionStep(Q, R_next - Q * np.outer(Ra, Ra))              # eq. (36), R symmetric
+    Q = 1.0 / den                                                       # C&A eq. (34)
+    return ReductionStep(Q, R_next - Q * np.outer(Ra, Ra))              # C&A eq. (36), R symmetric
 
 
 __all__ += ["ReductionStep", "reduction_step", "check_state", "check_series_states"]

@@ -4,24 +4,24 @@ The joint-coordinate formulation of Bae & Haug is written with the velocity stat
 Y_j = (v_P, omega_j) of a point P fixed to body j, where P is one of
 
 ``"centroid"``
-    the mass centre (the traditional choice, Method 1, eq. 22-30);
+    the mass centre (the traditional choice, Method 1, K&Y eq. 22-30);
 ``"joint"``
     the origin O_j of the body reference frame, at joint j (the third candidate);
 ``"origin"``
     the point of body j that coincides with the global origin at the instant
-    (the instant global origin, IGO, Method 2, eq. 31-36).
+    (the instant global origin, IGO, Method 2, K&Y eq. 31-36).
 
-Everything else is common: kinematics eq. (9)-(21); velocity transformations
-Y_j = B_j1 Y_i + B_j2 qdot_j (eq. 24, 33) with
+Everything else is common: kinematics K&Y eq. (9)-(21); velocity transformations
+Y_j = B_j1 Y_i + B_j2 qdot_j (K&Y eq. 24, 33) with
 
     B_j1 = [[I, -[p_j - p_i]x], [0, I]],   B_j2 = [[-[p_j - r_j]x B_j^w], [B_j^w]],
 
 (p the reference point, r_j the joint point), so that B_j1 = I at the instant
 global origin and the top block of B_j2 vanishes at the joint point; the
-velocity-square term D_j = B_j1dot Y_i + B_j2dot qdot_j (eq. 26-27, 34-35); the
-equipollent mass matrix and force of eq. (4)-(8), M^P = T^T M^c T,
-Q^P = T^T (Q^c - M^c Tdot Y^P); the recursion eq. (28)-(30); and loop closure with
-cut joints and multipliers eq. (37)-(43) built from the basic constraints of
+velocity-square term D_j = B_j1dot Y_i + B_j2dot qdot_j (K&Y eq. 26-27, 34-35); the
+equipollent mass matrix and force of K&Y eq. (4)-(8), M^P = T^T M^c T,
+Q^P = T^T (Q^c - M^c Tdot Y^P); the recursion K&Y eq. (28)-(30); and loop closure with
+cut joints and multipliers K&Y eq. (37)-(43) built from the basic constraints of
 Tables 1-4 (d1, d2, s, ss), written here for any reference point (Tables 1-2 are
 the centroid case, Tables 3-4 the instant-global-origin case).
 
@@ -91,7 +91,7 @@ _AXIS = {"x": 0, "y": 1, "z": 2}
 
 
 def joint_rotation(axes: str, q) -> np.ndarray:
-    """R_j(q^w) of eq. (9): successive rotations about the joint frame's axes (Bryant angles).
+    """R_j(q^w) of K&Y eq. (9): successive rotations about the joint frame's axes (Bryant angles).
 
     Examples
     --------
@@ -121,7 +121,7 @@ def _joint_rotation(axes: str, q) -> np.ndarray:
 
 
 def Bw_local(axes: str, q, qd=None):
-    """B_j^w' of eq. (16) (3 x n, in the joint base frame) and, with ``qd``, Bdot_j^w' qdot.
+    """B_j^w' of K&Y eq. (16) (3 x n, in the joint base frame) and, with ``qd``, Bdot_j^w' qdot.
 
     Column i is the i-th rotation axis carried by the rotations before it.
 
@@ -374,7 +374,7 @@ class Model:
 
     def _repr_html_(self) -> str:
         """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
-        one row per tree body (its joint's rotation axes, eq. 9, and its mass), per cut joint (its basic
+        one row per tree body (its joint's rotation axes, K&Y eq. 9, and its mass), per cut joint (its basic
         constraint of Tables 1-4 and rows), per spring-damper (k, c, L0) and for the tyre; a "kind" column
         tells them apart, "connects" names the two bodies (the parent first for a tree joint).
 
@@ -433,7 +433,7 @@ def _virtual_root(parents):
     return [-1] + [p + 1 for p in parents]
 
 
-# ----------------------------------------------------------------------------- kinematics, eq. (9)-(21)
+# ----------------------------------------------------------------------------- kinematics, K&Y eq. (9)-(21)
 
 class Kin(NamedTuple):
     """Per body, world components: A_j, joint point r_j, centroid rc_j, omega_j, rdot_j, rcdot_j,
@@ -454,7 +454,7 @@ class Kin(NamedTuple):
 
 def attachment_points(model: Model) -> dict:
     """Every point of each body where something attaches, in the body's frame {O_j}: its own joint
-    (the origin), its children's joints (s'_j of eq. (11)), the cut joints' and the spring-dampers'
+    (the origin), its children's joints (s'_j of K&Y eq. (11)), the cut joints' and the spring-dampers'
     points.  The drawings (viz, scene3d) connect them.
 
     Examples
@@ -477,7 +477,7 @@ def attachment_points(model: Model) -> dict:
 
 
 def kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | None = None) -> Kin:
-    """Positions, orientations and velocities of every body, eq. (9)-(21), and the reference
+    """Positions, orientations and velocities of every body, K&Y eq. (9)-(21), and the reference
     point p_j with its rate (centroid, joint point or the fixed global origin).
 
     Examples
@@ -517,21 +517,21 @@ def _kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | Non
         qj, qdj = q[model.qslices[j]], qd[model.qslices[j]]
         Ai = _E if i < 0 else out.A[i]
         AiC = t.mm(Ai, b.C) if i >= 0 else b.C
-        out.A[j] = t.mm(AiC, _joint_rotation(b.axes, qj))                 # eq. (9)
+        out.A[j] = t.mm(AiC, _joint_rotation(b.axes, qj))                 # K&Y eq. (9)
         t.add(27 * (len(b.axes) - 1))                                     # the products inside R_j(q)
-        s_j = t.mm(Ai, b.s) if i >= 0 else b.s                            # eq. (11)
-        out.r[j] = s_j if i < 0 else out.r[i] + s_j                       # eq. (13)-(14)
+        s_j = t.mm(Ai, b.s) if i >= 0 else b.s                            # K&Y eq. (11)
+        out.r[j] = s_j if i < 0 else out.r[i] + s_j                       # K&Y eq. (13)-(14)
         rho = t.mm(out.A[j], b.rho)
-        out.rc[j] = out.r[j] + rho                                        # eq. (14)
+        out.rc[j] = out.r[j] + rho                                        # K&Y eq. (14)
         Bl, Bdl = _Bw_local(b.axes, qj, qdj)
         t.add(36 * (len(b.axes) - 1) + 9 * len(b.axes))                   # the products inside Bw_local
-        out.Bw[j] = t.mm(AiC, Bl)                                         # eq. (15)
-        wij = t.mm(out.Bw[j], qdj)                                        # eq. (17)
+        out.Bw[j] = t.mm(AiC, Bl)                                         # K&Y eq. (15)
+        wij = t.mm(out.Bw[j], qdj)                                        # K&Y eq. (17)
         wi = np.zeros(3) if i < 0 else out.w[i]
-        out.w[j] = wi + wij                                               # eq. (19)
+        out.w[j] = wi + wij                                               # K&Y eq. (19)
         out.Bwd[j] = (t.cross(wi, wij) if i >= 0 else np.zeros(3)) + t.mm(AiC, Bdl)
-        out.rd[j] = np.zeros(3) if i < 0 else out.rd[i] + t.cross(wi, s_j)    # eq. (20)-(21)
-        out.rcd[j] = out.rd[j] + t.cross(out.w[j], rho)                   # eq. (21)
+        out.rd[j] = np.zeros(3) if i < 0 else out.rd[i] + t.cross(wi, s_j)    # K&Y eq. (20)-(21)
+        out.rcd[j] = out.rd[j] + t.cross(out.w[j], rho)                   # K&Y eq. (21)
         if point == "centroid":
             out.p[j], out.pd[j] = out.rc[j], out.rcd[j]
             out.Y[j] = np.concatenate([out.rcd[j], out.w[j]])
@@ -540,11 +540,11 @@ def _kinematics(model: Model, q, qd, point: str = "centroid", tally: Tally | Non
             out.Y[j] = np.concatenate([out.rd[j], out.w[j]])
         else:
             out.p[j], out.pd[j] = np.zeros(3), np.zeros(3)
-            out.Y[j] = np.concatenate([out.rcd[j] - t.cross(out.w[j], out.rc[j]), out.w[j]])    # eq. (31)
+            out.Y[j] = np.concatenate([out.rcd[j] - t.cross(out.w[j], out.rc[j]), out.w[j]])    # K&Y eq. (31)
     return out
 
 
-# ----------------------------------------------------------------------------- mass matrix and force, eq. (3)-(8), (36)
+# ----------------------------------------------------------------------------- mass matrix and force, K&Y eq. (3)-(8), (36)
 
 def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally):
     """Force F and moment tau about the centroid of every body (gravity, springs, tyre)."""
@@ -585,7 +585,7 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
 
 
 def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
-    """M^P_j and Q^P_j of every body: eq. (3) at the centroid, eq. (8) / (36) elsewhere."""
+    """M^P_j and Q^P_j of every body: K&Y eq. (3) at the centroid, K&Y eq. (8) / (36) elsewhere."""
     tally.step = "mass matrix and force"
     Ms, Qs = [], []
     for j, b in enumerate(model.bodies):
@@ -593,7 +593,7 @@ def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
         J = tally.mm(tally.mm(A, b.J), A.T)                                # Tsai & Haug: A (C J C^T) A^T
         w = kin.w[j]
         Jw = tally.mm(J, w)
-        Qc = np.concatenate([F[j], tau[j] - tally.cross(w, Jw)])           # eq. (3)
+        Qc = np.concatenate([F[j], tau[j] - tally.cross(w, Jw)])           # K&Y eq. (3)
         m = b.mass
         if point == "centroid":
             M = np.zeros((6, 6))
@@ -606,7 +606,7 @@ def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
         sd = kin.pd[j] - kin.rcd[j]
         ms = tally.scale(m, s)
         mS = skew(ms, check=False)
-        M = np.zeros((6, 6))                                               # eq. (8), (36): T^T M^c T
+        M = np.zeros((6, 6))                                               # K&Y eq. (8), (36): T^T M^c T
         M[:3, :3] = m * _E
         M[:3, 3:] = mS
         M[3:, :3] = -mS
@@ -623,16 +623,16 @@ def _mass_and_force(model: Model, kin: Kin, F, tau, point: str, tally: Tally):
 
 
 def equipollent(m, J, s, s_dot, omega, F, tau):
-    """The equipollent mass matrix and force of one body at a point P, eq. (4)-(8) of Kang & Yoon.
+    """The equipollent mass matrix and force of one body at a point P, K&Y eq. (4)-(8).
 
     ``m`` the mass, ``J`` the central inertia (world components), ``s`` = s^P the vector from the
     centroid to P, ``s_dot`` its rate (omega x s for a body-fixed point; -rdot^c for the instant
     global origin), ``omega`` the angular velocity, ``F`` the resultant force and ``tau`` the moment
-    about the centroid.  With T^P = [[I, [s]x], [0, I]] (eq. 4) returns
+    about the centroid.  With T^P = [[I, [s]x], [0, I]] (K&Y eq. 4) returns
 
-        M^P = T^T M^c T,   Q^P = T^T (Q^c - M^c Tdot Y^P),   Tdot Y^P = (s_dot x omega, 0)   (eq. 8),
+        M^P = T^T M^c T,   Q^P = T^T (Q^c - M^c Tdot Y^P),   Tdot Y^P = (s_dot x omega, 0)   (K&Y eq. 8),
 
-    where M^c = diag(m I, J) and Q^c = (F, tau - omega x J omega) (eq. 3).  Ordering (v, omega).
+    where M^c = diag(m I, J) and Q^c = (F, tau - omega x J omega) (K&Y eq. 3).  Ordering (v, omega).
 
     Examples
     --------
@@ -652,22 +652,22 @@ def equipollent(m, J, s, s_dot, omega, F, tau):
     omega = _check.vector(omega, 3, "omega", where=where, hint="the angular velocity, world components")
     F = _check.vector(F, 3, "F", where=where, hint="the resultant force")
     tau = _check.vector(tau, 3, "tau", where=where, hint="the moment about the centroid")
-    T = shift(-s, check=False)                                             # eq. (4): T^P = [[I, [s]x], [0, I]]
-    Mc = spatial_inertia(m, J, check=False)                                # eq. (3): diag(m I, J)
-    Qc = np.concatenate([F, tau - cross(omega, J @ omega, check=False)])              # eq. (3)
+    T = shift(-s, check=False)                                             # K&Y eq. (4): T^P = [[I, [s]x], [0, I]]
+    Mc = spatial_inertia(m, J, check=False)                                # K&Y eq. (3): diag(m I, J)
+    Qc = np.concatenate([F, tau - cross(omega, J @ omega, check=False)])              # K&Y eq. (3)
     TdY = np.concatenate([cross(s_dot, omega, check=False), np.zeros(3)])             # Tdot Y^P
-    return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # eq. (8)
+    return T.T @ Mc @ T, T.T @ (Qc - Mc @ TdY)                             # K&Y eq. (8)
 
 
 def velocity_transformation(p_i, p_j, r_j, Bw):
-    """B_j1 and B_j2 of eq. (24) at any reference point: Y_j = B_j1 Y_i + B_j2 qdot_j.
+    """B_j1 and B_j2 of K&Y eq. (24) at any reference point: Y_j = B_j1 Y_i + B_j2 qdot_j.
 
     ``p_i``, ``p_j`` the reference points of the lower body i and of body j, ``r_j`` the joint
-    point, ``Bw`` the 3 x n matrix B_j^w (eq. 15) of a rotational joint, all world components.
+    point, ``Bw`` the 3 x n matrix B_j^w (K&Y eq. 15) of a rotational joint, all world components.
 
         B_j1 = [[I, -[p_j - p_i]x], [0, I]],   B_j2 = [[-[p_j - r_j]x Bw], [Bw]]
 
-    (eq. 25 at the centroid, eq. 33 at the instant global origin p = 0, where B_j1 = I).
+    (K&Y eq. 25 at the centroid, K&Y eq. 33 at the instant global origin p = 0, where B_j1 = I).
 
     Examples
     --------
@@ -683,12 +683,12 @@ def velocity_transformation(p_i, p_j, r_j, Bw):
     Bw = _check.matrix(Bw, (3, None), "Bw", where=where)
     if not 1 <= Bw.shape[1] <= 3:
         raise ModelError(f"{where}: Bw has {Bw.shape[1]} columns; a rotational joint has 1 to 3")
-    B1 = shift(p_j - p_i, check=False)  # eq. (25), (33): [[I, -[p_j - p_i]x], [0, I]]
+    B1 = shift(p_j - p_i, check=False)  # K&Y eq. (25), (33): [[I, -[p_j - p_i]x], [0, I]]
     B2 = np.vstack([-skew(p_j - r_j, check=False) @ Bw, Bw])
     return B1, B2
 
 
-# ----------------------------------------------------------------------------- velocity transformations, eq. (24)-(27), (33)-(35)
+# ----------------------------------------------------------------------------- velocity transformations, K&Y eq. (24)-(27), (33)-(35)
 
 class Transform(NamedTuple):
     """B_j1 as the vector d = p_j - p_i (None when B_j1 = I), B_j2 as (top or None, B^w), and D_j."""
@@ -710,7 +710,7 @@ def _transforms(model: Model, kin: Kin, qd, point: str, tally: Tally) -> list:
         lever = kin.p[j] - kin.r[j]
         top = None if point == "joint" else -tally.cross_cols(lever, Bw)   # -[p_j - r_j]x B^w
         # D_j = B_j1dot Y_i + B_j2dot qdot_j
-        wij = Bw @ qdj                                                      # already formed in eq. (17)
+        wij = Bw @ qdj                                                      # already formed in K&Y eq. (17)
         D_ang = kin.Bwd[j]
         D_lin = np.zeros(3)
         if point != "joint":
@@ -773,7 +773,7 @@ def _B2q(tally, tr: Transform, qdd):
     return np.concatenate([lin, ang])
 
 
-# ----------------------------------------------------------------------------- constraints, eq. (37)-(38), Tables 1-4
+# ----------------------------------------------------------------------------- constraints, K&Y eq. (37)-(38), Tables 1-4
 
 def _point_state(model, kin, body, p_local):
     """World position x of a body point, its velocity, and the body's reference point and rate."""
@@ -786,7 +786,7 @@ def _point_state(model, kin, body, p_local):
 
 
 def constraint_rows(model: Model, kin: Kin, tally: Tally | None = None):
-    """Phi_Z blocks (dict body -> m x 6, all cut constraints stacked) and gamma of eq. (37)-(38).
+    """Phi_Z blocks (dict body -> m x 6, all cut constraints stacked) and gamma of K&Y eq. (37)-(38).
 
     For a body point x with reference point P the velocity is v_x = v_P - [x - P]x omega, so every
     basic constraint of Table 1 gets the lever x - P: with P the centroid these are Tables 1-2,
@@ -947,12 +947,12 @@ def _consistency(model: Model, kin: Kin, qd, where: str) -> None:
             "or pass check=False to skip this check")
 
 
-# ----------------------------------------------------------------------------- the recursion, eq. (28)-(30), (39)-(43)
+# ----------------------------------------------------------------------------- the recursion, K&Y eq. (28)-(30), (39)-(43)
 
 class Solution(NamedTuple):
     """q-ddot, multipliers lam, accelerations Ydot_j at the reference point, the tally, and M_art.
 
-    ``M_art[j]`` is body j's M_j once eq. (29) has folded in its whole subtree: the articulated-body
+    ``M_art[j]`` is body j's M_j once K&Y eq. (29) has folded in its whole subtree: the articulated-body
     inertia of the subtree (tree joints only; cut joints act through lam), 6x6 at body j's
     reference point, for Y_j = (velocity of the point, omega_j) in world components.
     """
@@ -964,7 +964,7 @@ class Solution(NamedTuple):
     M_art: list
 
     def __repr__(self) -> str:
-        """One line: the sizes of qddot (eq. 43) and lam (eq. 42), the bodies of Ydot and M_art, and the
+        """One line: the sizes of qddot (K&Y eq. 43) and lam (K&Y eq. 42), the bodies of Ydot and M_art, and the
         multiplications the tally counted.
 
         Examples
@@ -982,9 +982,9 @@ def solve(model: Model, q, qd, point: str = "centroid", t: float = 0.0, *, baumg
           check: bool = True) -> Solution:
     """One evaluation of the fully recursive formulation at the chosen reference point.
 
-    Step 1 (leaves to chassis) forms M_j1,1, M_j21, M_j22, Q_j1, Q_j2 (eq. 28), updates the lower body
-    (eq. 29) and the constraint Jacobians (eq. 39-40) and sums Phi_lambda, gamma-bar (eq. 41); then
-    Phi_lambda lam = gamma-bar (eq. 42); step 2 (chassis to leaves) gives qddot (eq. 43) and Ydot (eq. 30).
+    Step 1 (leaves to chassis) forms M_j1,1, M_j21, M_j22, Q_j1, Q_j2 (K&Y eq. 28), updates the lower body
+    (K&Y eq. 29) and the constraint Jacobians (K&Y eq. 39-40) and sums Phi_lambda, gamma-bar (K&Y eq. 41); then
+    Phi_lambda lam = gamma-bar (K&Y eq. 42); step 2 (chassis to leaves) gives qddot (K&Y eq. 43) and Ydot (K&Y eq. 30).
 
     With ``check`` (the default) the state must close every loop: a closure residual above
     :data:`POSITION_TOL` or a residual rate above :data:`VELOCITY_TOL` (1 + max |qd|) raises
@@ -1036,7 +1036,7 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
         MD = tally.mm(M[j], T.D)
         QmMD = Q[j] - MD                                                   # Q_j - M_j D_j
         MB2 = _XB2(tally, M[j], T)                                         # M_j B_j2
-        M22 = _B2T(tally, T, MB2)                                          # eq. (28)
+        M22 = _B2T(tally, T, MB2)                                          # K&Y eq. (28)
         Q2 = _B2T(tally, T, QmMD)
         fac[j] = tally.chol(M22)
         Q2s[j] = Q2
@@ -1047,21 +1047,21 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
             M11 = _B1T(tally, T.d, _XB1(tally, M[j], T.d))                 # B_j1^T M_j B_j1
             Q1 = _B1T(tally, T.d, QmMD)
             X = tally.solve(fac[j], M21)                                   # M22^-1 M21
-            M[i] = M[i] + M11 - tally.mm(M21.T, X)                         # eq. (29)
+            M[i] = M[i] + M11 - tally.mm(M21.T, X)                         # K&Y eq. (29)
             Q[i] = Q[i] + Q1 - tally.mm(X.T, Q2)
         if m:
-            P2 = _XB2(tally, Phi[j], T)                                    # eq. (39)
+            P2 = _XB2(tally, Phi[j], T)                                    # K&Y eq. (39)
             P2s[j] = P2
             Y = tally.solve(fac[j], P2.T)
-            Phi_lam += tally.mm(P2, Y)                                     # eq. (41)
+            Phi_lam += tally.mm(P2, Y)                                     # K&Y eq. (41)
             gbar -= tally.mm(P2, tally.solve(fac[j], Q2)) + tally.mm(Phi[j], T.D)
             if i >= 0:
                 P1 = _XB1(tally, Phi[j], T.d)
-                Phi[i] = Phi[i] + P1 - tally.mm(P2, tally.solve(fac[j], M21s[j]))   # eq. (40)
-    M_art = [Mj.copy() for Mj in M]                        # every subtree folded in (eq. 29)
+                Phi[i] = Phi[i] + P1 - tally.mm(P2, tally.solve(fac[j], M21s[j]))   # K&Y eq. (40)
+    M_art = [Mj.copy() for Mj in M]                        # every subtree folded in (K&Y eq. 29)
     tally.step = "multipliers"
     if m:
-        lam = tally.solve(tally.chol(Phi_lam), gbar)                       # eq. (42)
+        lam = tally.solve(tally.chol(Phi_lam), gbar)                       # K&Y eq. (42)
     else:
         lam = np.zeros(0)
     tally.step = "recursion (step 2)"
@@ -1076,9 +1076,9 @@ def _solve(model: Model, q, qd, point: str, t: float, *, baumgarte=None, check_w
             rhs = rhs - tally.mm(M21s[j], Yi)
         if m:
             rhs = rhs + tally.mm(P2s[j].T, lam)
-        qddj = tally.solve(fac[j], rhs)                                    # eq. (43)
+        qddj = tally.solve(fac[j], rhs)                                    # K&Y eq. (43)
         qdd[model.qslices[j]] = qddj
-        Yd[j] = _B1Y(tally, T.d, Yi) + _B2q(tally, T, qddj) + T.D          # eq. (30)
+        Yd[j] = _B1Y(tally, T.d, Yi) + _B2q(tally, T, qddj) + T.D          # K&Y eq. (30)
     return Solution(qdd, lam, Yd, tally, M_art)
 
 
@@ -1473,7 +1473,7 @@ def applied_forces(model: Model, q, qd, t: float = 0.0) -> np.ndarray:
 
 def to_absolute(model: Model, q, qd):
     """The same model in the foundation's absolute coordinates: every body free, every joint (tree
-    and cut) as extra constraint rows of eq. (7) built from the basic constraints at the centroid.
+    and cut) as extra constraint rows of D&G eq. (7) built from the basic constraints at the centroid.
 
     Returns (system, state); :func:`absolute_constraints` and :func:`applied_forces` give the
     rows and forces to pass to :func:`rfda_teach.dae.forward_dynamics`.

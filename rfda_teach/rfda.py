@@ -1,19 +1,19 @@
 """The O(n) recursive forward dynamics algorithm (RFDA), §2 of Deepak & Ghosal.
 
-Step 1 (leaves to root) forms at every node j the equations of RFDA, eq. (8),
+Step 1 (leaves to root) forms at every node j the equations of RFDA, D&G eq. (8),
 
     M_hat_j yddot_j + G_j^T lam_j = f_hat_j,
     G_j yddot_j = gamma_j - Q_j yddot_P(j),
 
-with M_hat_j, f_hat_j either in the Lubich form, eq. (9)-(10), or in the
-Featherstone / Bae-Haug form, eq. (11)-(12).  Step 2 (root to leaves) solves
-eq. (8) node by node for yddot_j and lam_j.  No matrix larger than one body's
+with M_hat_j, f_hat_j either in the Lubich form, D&G eq. (9)-(10), or in the
+Featherstone / Bae-Haug form, D&G eq. (11)-(12).  Step 2 (root to leaves) solves
+D&G eq. (8) node by node for yddot_j and lam_j.  No matrix larger than one body's
 block (p_j x p_j) is ever formed, so the cost is O(n).
 
-Featherstone form: B_k, H_k, c_k come from Appendix A, eq. (60)-(61),
+Featherstone form: B_k, H_k, c_k come from Appendix A, D&G eq. (60)-(61),
 [E_k D_k] = [G_k; G_kd]^{-1}, B_k = -(E_k Q_k + D_k Q_kd), H_k = D_k.  The
-velocity term of eq. (5) is obtained without differentiating B_k: the second
-time derivative of eq. (59) gives d_k = E_k gamma_k + D_k gamma_kd.  In eq. (12)
+velocity term of D&G eq. (5) is obtained without differentiating B_k: the second
+time derivative of D&G eq. (59) gives d_k = E_k gamma_k + D_k gamma_kd.  In D&G eq. (12)
 the paper prints f_k; for a non-terminal child it must read f_hat_k (for the
 two-node system of §5.3 they coincide) and that is what is implemented.
 
@@ -55,7 +55,7 @@ FORMS = ("lubich", "featherstone")
 @dataclass(frozen=True, eq=False)
 class RFDAResult:
     """Accelerations ``ydd`` and multipliers ``lam`` (same layout as :mod:`rfda_teach.dae`),
-    joint accelerations ``qdd``, and per node the M_hat_j, f_hat_j of eq. (8)."""
+    joint accelerations ``qdd``, and per node the M_hat_j, f_hat_j of D&G eq. (8)."""
 
     ydd: np.ndarray
     lam: np.ndarray
@@ -65,7 +65,7 @@ class RFDAResult:
     form: str
 
     def __repr__(self) -> str:
-        """One line: the form of eq. (8), the number of bodies (one M_hat_j per node) and the sizes of
+        """One line: the form of D&G eq. (8), the number of bodies (one M_hat_j per node) and the sizes of
         yddot, lam and qddot.
 
         Examples
@@ -105,7 +105,7 @@ def _chol(A: np.ndarray, what: str, form: str, tally=None):
 
 def _cond_estimate(A: np.ndarray, fac=None) -> float:
     """Cheap condition estimate of an SPD matrix: (max/min diagonal of its Cholesky factor)^2,
-    a lower bound that tracks cond(A) within a factor of a few for the M_hat of eq. (9)."""
+    a lower bound that tracks cond(A) within a factor of a few for the M_hat of D&G eq. (9)."""
     if A.size == 0:
         return 1.0
     if fac is None:
@@ -117,7 +117,7 @@ def _cond_estimate(A: np.ndarray, fac=None) -> float:
 
 def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich", *, tau=None,
                      f_ext=None, check: bool = True) -> RFDAResult:
-    """Two-stage O(n) forward dynamics, Lubich form eq. (9)-(10) or Featherstone form eq. (11)-(12).
+    """Two-stage O(n) forward dynamics, Lubich form D&G eq. (9)-(10) or Featherstone form D&G eq. (11)-(12).
 
     Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.  With
     ``check`` (default) the state must satisfy every joint
@@ -131,7 +131,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
     >>> from rfda_teach import models, rfda
     >>> sys = models.featherstone_sliders(m1=1.0, m2=2.0)
     >>> r = rfda.forward_dynamics(sys, models.random_state(sys, seed=0), form="featherstone")
-    >>> r.M_hat[0]                       # eq. (15): diag(m1 + m2, m1)
+    >>> r.M_hat[0]                       # D&G eq. (15): diag(m1 + m2, m1)
     array([[3., 0.],
            [0., 1.]])
     """
@@ -143,9 +143,9 @@ def solve(system: System, tr: Terms, form: str = "lubich", *, tally=None) -> RFD
     """Both stages of the RFDA from evaluated terms (see :func:`rfda_teach.system.terms`).
 
     ``tally`` (a :class:`~rfda_teach.count.Tally`) counts the scalar multiplications as they are
-    performed, by step: "lubich leaves-to-root" (eq. 9-10), "lubich root-to-leaves" (eq. 8) and
-    "joint accelerations" (eq. 59); or "appendix A" (eq. 60-61), "featherstone leaves-to-root"
-    (eq. 11-12), "featherstone root-to-leaves" (eq. 5, with qddot_k) and "multipliers" (lam_k).
+    performed, by step: "lubich leaves-to-root" (D&G eq. 9-10), "lubich root-to-leaves" (D&G eq. 8) and
+    "joint accelerations" (D&G eq. 59); or "appendix A" (D&G eq. 60-61), "featherstone leaves-to-root"
+    (D&G eq. 11-12), "featherstone root-to-leaves" (D&G eq. 5, with qddot_k) and "multipliers" (lam_k).
 
     Examples
     --------
@@ -173,7 +173,7 @@ def solve(system: System, tr: Terms, form: str = "lubich", *, tally=None) -> RFD
 
 
 def joint_accelerations(system: System, tr: Terms, ydd) -> np.ndarray:
-    """qddot_k = Q_kd yddot_j + G_kd yddot_k - gamma_kd for every joint (eq. 59, differentiated).
+    """qddot_k = Q_kd yddot_j + G_kd yddot_k - gamma_kd for every joint (D&G eq. 59, differentiated).
 
     Examples
     --------
@@ -203,7 +203,7 @@ def _joint_accelerations(system: System, tr, ydd, tally=None) -> np.ndarray:
 
 
 def _lubich(system: System, tr, tally=None):
-    """Eq. (9)-(10) leaves-to-root, then eq. (8) root-to-leaves; ``tally`` counts (see :func:`solve`)."""
+    """D&G eq. (9)-(10) leaves-to-root, then D&G eq. (8) root-to-leaves; ``tally`` counts (see :func:`solve`)."""
     par, order = system.parents, system.topology.order
     Mh = [M.copy() for M in tr.M]
     fh = [f.copy() for f in tr.f]
@@ -221,9 +221,9 @@ def _lubich(system: System, tr, tally=None):
             worst = max(worst, (_cond_estimate(W, Wfac[k]), f"G_{k} M_hat_{k}^-1 G_{k}^T"))
         j = par[k]
         if j >= 0 and jt.G.shape[0]:
-            Mh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], jt.Q))                    # eq. (9)
+            Mh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], jt.Q))                    # D&G eq. (9)
             r = jt.gamma - mm(tally, jt.G, cho_solve(tally, Mfac[k], fh[k]))
-            fh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], r))                       # eq. (10)
+            fh[j] += mm(tally, jt.Q.T, cho_solve(tally, Wfac[k], r))                       # D&G eq. (10)
     if worst[0] > COND_FAIL:
         # the factorisation went through by luck of rounding (whether it does depends on the BLAS)
         raise IllConditionedError(
@@ -245,17 +245,17 @@ def _lubich(system: System, tr, tally=None):
     for j in order:
         jt = tr.joint[j]
         if jt.G.shape[0]:
-            rhs = jt.gamma if par[j] < 0 else jt.gamma - mm(tally, jt.Q, ydd[vs[par[j]]])  # eq. (8), 2nd line
+            rhs = jt.gamma if par[j] < 0 else jt.gamma - mm(tally, jt.Q, ydd[vs[par[j]]])  # D&G eq. (8), 2nd line
             lam_j = cho_solve(tally, Wfac[j], mm(tally, jt.G, cho_solve(tally, Mfac[j], fh[j])) - rhs)
             lam[cs[j]] = lam_j
-            ydd[vs[j]] = cho_solve(tally, Mfac[j], fh[j] - mm(tally, jt.G.T, lam_j))     # eq. (8), 1st line
+            ydd[vs[j]] = cho_solve(tally, Mfac[j], fh[j] - mm(tally, jt.G.T, lam_j))     # D&G eq. (8), 1st line
         else:
             ydd[vs[j]] = cho_solve(tally, Mfac[j], fh[j])
     return ydd, lam, Mh, fh
 
 
 def _featherstone(system: System, tr, tally=None):
-    """Eq. (11)-(12) leaves-to-root with B_k, H_k, d_k of eq. (61), then eq. (5) root-to-leaves, then
+    """D&G eq. (11)-(12) leaves-to-root with B_k, H_k, d_k of D&G eq. (61), then D&G eq. (5) root-to-leaves, then
     the multipliers; ``tally`` counts (see :func:`solve`)."""
     par, order = system.parents, system.topology.order
     Mh = [M.copy() for M in tr.M]
@@ -274,8 +274,8 @@ def _featherstone(system: System, tr, tally=None):
             P = Mh[k] - mm(tally, U, cho_solve(tally, Dfac[k], U.T))   # (I - M H (H^T M H)^-1 H^T) M
             r = fh[k] - mm(tally, Mh[k], d)
             p = r - mm(tally, U, cho_solve(tally, Dfac[k], mm(tally, H.T, r)))
-            Mh[j] += mm(tally, mm(tally, B.T, P), B)             # eq. (11)
-            fh[j] += mm(tally, B.T, p)                           # eq. (12), with f_hat_k
+            Mh[j] += mm(tally, mm(tally, B.T, P), B)             # D&G eq. (11)
+            fh[j] += mm(tally, B.T, p)                           # D&G eq. (12), with f_hat_k
     ydd = np.zeros(system.n_vel)
     lam = np.zeros(system.n_constraints)
     vs, cs = system.vel_slices, system.con_slices
@@ -284,9 +284,9 @@ def _featherstone(system: System, tr, tally=None):
         E, D, B, H, d = EBHd[k]
         a = d if par[k] < 0 else mm(tally, B, ydd[vs[par[k]]]) + d
         qdd = cho_solve(tally, Dfac[k], mm(tally, H.T, fh[k] - mm(tally, Mh[k], a)))
-        ydd[vs[k]] = a + mm(tally, H, qdd)                       # eq. (5)
+        ydd[vs[k]] = a + mm(tally, H, qdd)                       # D&G eq. (5)
     set_step(tally, "multipliers")
     for k in order:
         E = EBHd[k][0]
-        lam[cs[k]] = mm(tally, E.T, fh[k] - mm(tally, Mh[k], ydd[vs[k]]))   # eq. (8) times E_k^T (G_k E_k = I)
+        lam[cs[k]] = mm(tally, E.T, fh[k] - mm(tally, Mh[k], ydd[vs[k]]))   # D&G eq. (8) times E_k^T (G_k E_k = I)
     return ydd, lam, Mh, fh

@@ -3,7 +3,7 @@
 The state is (y, ydot).  Positions advance by ydot except for Euler parameters,
 whose rate is edot = 1/2 (0, omega) * e (quaternion product, omega in inertial
 axes).  Accelerations come from :func:`rfda_teach.rfda.forward_dynamics` or the
-dense eq. (7).  The Euler parameters are renormalised inside the right-hand
+dense D&G eq. (7).  The Euler parameters are renormalised inside the right-hand
 side (projection), so the |e| = 1 check of a state never fires mid-step.
 
 Examples
@@ -155,7 +155,7 @@ def project(system: System, state, *, iterations: int = 3) -> State:
     y <- y + rate(-C^T (C C^T)^-1 Phi), velocities by the M-orthogonal projection
     ydot <- ydot - M^-1 C^T (C M^-1 C^T)^-1 C ydot (the smallest change in kinetic-energy norm).
 
-    C is the constraint Jacobian of eq. (7) and Phi the joints' position constraints
+    C is the constraint Jacobian of D&G eq. (7) and Phi the joints' position constraints
     (:func:`rfda_teach.system.constraint_residuals`); ``rate`` maps a velocity-space correction to
     the positions (Euler parameters through their rate, then renormalised).  Dense, O(n^3): a
     teaching tool and a reference, used between integration intervals.
@@ -207,11 +207,11 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
              check: bool = True, baumgarte=None) -> Trajectory:
     """Integrate the motion from ``state`` over [0, t_final] with solve_ivp (DOP853).
 
-    ``form`` is "lubich", "featherstone" or "dense" (eq. 7).  ``tau`` is a constant
+    ``form`` is "lubich", "featherstone" or "dense" (D&G eq. 7).  ``tau`` is a constant
     joint-force vector or a callable tau(t, state).  Output at the integrator's steps,
     at the times ``t_eval``, or at ``n_out`` (>= 2) evenly spaced times.  With
     ``baumgarte=(alpha, beta)`` every joint's gamma_k becomes
-    gamma_k - 2 alpha Phi_k' - beta^2 Phi_k (Baumgarte stabilisation of the drift of eq. 7's
+    gamma_k - 2 alpha Phi_k' - beta^2 Phi_k (Baumgarte stabilisation of the drift of D&G eq. 7's
     index-1 form; Phi_k from :func:`rfda_teach.joints.Phi`).
 
     The initial state is checked first: shapes of y and ydot, NaN/inf, Euler parameters

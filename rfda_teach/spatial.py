@@ -10,7 +10,7 @@ Conventions (the book's notation page lists them):
   :func:`scalar_first` and :func:`scalar_last`, never by a second formula.  The Kane notes'
   relative parameters are scalar *last* and their matrix maps the other way:
   :func:`rfda_teach.kane.relative_rotation` is this module's matrix of the reordered parameters,
-  transposed, and Kane's [E_hat']^T of eq. (44) is G(e)^T with its rows reordered.
+  transposed, and Kane's [E_hat']^T of Kane eq. (44) is G(e)^T with its rows reordered.
 * Haug's 3x4 matrices E(e) = [-e_v, [e_v]x + e0 I] and G(e) = [-e_v, -[e_v]x + e0 I] give the
   angular velocity omega = 2 E(e) e_dot in global components and omega' = 2 G(e) e_dot in body
   components, and R = E(e) G(e)^T; :func:`euler_params_rate` is the inverse, e_dot = 1/2 E^T omega
@@ -327,7 +327,7 @@ def euler_E(e, *, check: bool = True) -> np.ndarray:
 def euler_G(e, *, check: bool = True) -> np.ndarray:
     """Haug's 3x4 G(e) = [-e_v, -[e_v]x + e0 I] (scalar first): omega' = 2 G(e) e_dot is the
     angular velocity in **body** components, e_dot = 1/2 G(e)^T omega'.  The Kane notes'
-    [E_hat'_K]^T of eq. (44) is G(e)^T with the scalar row last (:func:`rfda_teach.kane.E_hat`).
+    [E_hat'_K]^T of D&G eq. (44) is G(e)^T with the scalar row last (:func:`rfda_teach.kane.E_hat`).
 
     Examples
     --------
@@ -381,7 +381,7 @@ def shift(r, *, check: bool = True) -> np.ndarray:
     """X(r): moves a twist (v, omega) from a point A to B = A + r, v_B = v_A + omega x r.
     Spatial (r of 3): [[I, -[r]x], [0, I]] (6x6); planar (r of 2, twist (v_x, v_y, omega_z)):
     [[1, 0, -r_y], [0, 1, r_x], [0, 0, 1]].  X(r1 + r2) = X(r2) X(r1), X(r)^-1 = X(-r); K&Y's
-    T^P of eq. (4) is X(-s^P) and their B_j1 of eq. (25) is X(p_j - p_i).
+    T^P of D&G eq. (4) is X(-s^P) and their B_j1 of D&G eq. (25) is X(p_j - p_i).
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Sympy twins of the paper's formulas, for derivations shown in the book and for tests.
 
 Nothing here calls the numeric code: constraint Jacobians are obtained by
-differentiating the position constraints with sympy (eq. 18 for the planar
+differentiating the position constraints with sympy (D&G eq. 18 for the planar
 revolute pair), so comparing these with :mod:`rfda_teach.joints`,
 :mod:`rfda_teach.rfda` and :mod:`rfda_teach.coordinates` is an independent check.
 
@@ -10,7 +10,7 @@ Examples
 >>> import sympy as sp
 >>> fs = featherstone_sliders()
 >>> M_hat, f_hat = lubich(fs.M[0], fs.f[0], [(fs.M[1], fs.f[1], fs.G[1], fs.Q[1], fs.gamma[1])])
->>> M_hat                                   # eq. (15)
+>>> M_hat                                   # D&G eq. (15)
 Matrix([
 [m_1 + m_2,   0],
 [        0, m_1]])
@@ -100,7 +100,7 @@ def _pair(p, where: str):
 
 
 def lubich(M_j, f_j, children):
-    """Eq. (9)-(10): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, G_k, Q_k, gamma_k).
+    """D&G eq. (9)-(10): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, G_k, Q_k, gamma_k).
 
     Examples
     --------
@@ -123,13 +123,13 @@ def lubich(M_j, f_j, children):
         Minv = _inv(M_k, f"children[{i}] M_k", where, "a mass matrix must be positive definite", ModelError)
         W = _inv(G_k * Minv * G_k.T, f"children[{i}] G_k M_k^-1 G_k^T (eq. 9)", where,
                  "G_k must have full row rank")
-        M_hat += Q_k.T * W * Q_k                                      # eq. (9)
-        f_hat += Q_k.T * W * (gamma_k - G_k * Minv * f_k)             # eq. (10)
+        M_hat += Q_k.T * W * Q_k                                      # D&G eq. (9)
+        f_hat += Q_k.T * W * (gamma_k - G_k * Minv * f_k)             # D&G eq. (10)
     return M_hat, f_hat
 
 
 def featherstone(M_j, f_j, children):
-    """Eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k).
+    """D&G eq. (11)-(12): M_hat_j, f_hat_j from children (M_hat_k, f_hat_k, B_k, H_k, d_k).
 
 
     Examples
@@ -155,13 +155,13 @@ def featherstone(M_j, f_j, children):
         HMH = _inv(H_k.T * M_k * H_k, f"children[{i}] H_k^T M_k H_k (eq. 11)", where,
                    "the columns of H_k must be independent and M_k positive definite")
         Pk = sp.eye(n) - M_k * H_k * HMH * H_k.T
-        M_hat += B_k.T * Pk * M_k * B_k                               # eq. (11)
-        f_hat += B_k.T * Pk * (f_k - M_k * d_k)                       # eq. (12)
+        M_hat += B_k.T * Pk * M_k * B_k                               # D&G eq. (11)
+        f_hat += B_k.T * Pk * (f_k - M_k * d_k)                       # D&G eq. (12)
     return M_hat, f_hat
 
 
 def appendix_a(G, G_d, Q, Q_d):
-    """Eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D.
+    """D&G eq. (60)-(61): E, D = columns of [G; G_d]^{-1}, B = -(E Q + D Q_d), H = D.
 
 
     Examples
@@ -184,7 +184,7 @@ def appendix_a(G, G_d, Q, Q_d):
 
 
 def method_2(M, E, D):
-    """Eq. (42)-(44): A~, E~, D~.
+    """D&G eq. (42)-(44): A~, E~, D~.
 
 
     Examples
@@ -223,7 +223,7 @@ def planar_rotation(phi):
 
 
 def featherstone_sliders():
-    """Symbols and matrices of eq. (13)-(14); body index 0 is the paper's body 1.
+    """Symbols and matrices of D&G eq. (13)-(14); body index 0 is the paper's body 1.
 
     Constraint Jacobians come from differentiating r_y1 = 0 and r_x2 - r_x1 = 0.
 
@@ -247,7 +247,7 @@ def featherstone_sliders():
 
 
 def planar_revolute_pair():
-    """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint eq. (18) by differentiation.
+    """Symbols and matrices of §3.2.1: G_k, Q_k, gamma_k from the constraint D&G eq. (18) by differentiation.
 
 
     Examples
@@ -266,10 +266,10 @@ def planar_revolute_pair():
     vj, vk = sp.Matrix([xd_j, yd_j, w_j]), sp.Matrix([xd_k, yd_k, w_k])
     s_j, s_k = sp.Matrix([sjx, sjy]), sp.Matrix([skx, sky])
     Phi = (sp.Matrix([x_k, y_k]) + planar_rotation(phi_k) * s_k
-           - sp.Matrix([x_j, y_j]) - planar_rotation(phi_j) * s_j)            # eq. (18)
+           - sp.Matrix([x_j, y_j]) - planar_rotation(phi_j) * s_j)            # D&G eq. (18)
     Q_k, G_k = Phi.jacobian(qj), Phi.jacobian(qk)
     Cv = Q_k * vj + G_k * vk
-    gamma_k = -(Cv.jacobian(qj) * vj + Cv.jacobian(qk) * vk)                  # eq. (3)
+    gamma_k = -(Cv.jacobian(qj) * vj + Cv.jacobian(qk) * vk)                  # D&G eq. (3)
     return SimpleNamespace(
         m_j=m_j, J_j=J_j, m_k=m_k, J_k=J_k, q_j=qj, q_k=qk, v_j=vj, v_k=vk, s_j=s_j, s_k=s_k, Phi=Phi,
         M_j=sp.diag(m_j, m_j, J_j), M_k=sp.diag(m_k, m_k, J_k), Q_k=Q_k, G_k=G_k, gamma_k=gamma_k,
@@ -298,7 +298,7 @@ def M_hat_11_printed(p):
 
 
 def E_D_eq36(p):
-    """E_k and D_k of eq. (36).
+    """E_k and D_k of D&G eq. (36).
 
 
     Examples
@@ -315,7 +315,7 @@ def E_D_eq36(p):
 
 
 def A_tilde_printed(p):
-    """A~_k of eq. (47) as printed.
+    """A~_k of D&G eq. (47) as printed.
 
 
     Examples

@@ -6,9 +6,9 @@ node (joint k connects body k to its parent), and the gravity vector.  A
 :class:`State` is two plain arrays, the stacked absolute coordinates y and
 velocities ydot of §2.
 
-:func:`terms` evaluates, once per state, everything eq. (7) needs: M_i and f_i
-for every body (eq. 6) and Q_k, G_k, nu_k, gamma_k and the driving rows for
-every joint (eq. 1-3, 59).  Joint forces tau_k enter as generalized forces
+:func:`terms` evaluates, once per state, everything D&G eq. (7) needs: M_i and f_i
+for every body (D&G eq. 6) and Q_k, G_k, nu_k, gamma_k and the driving rows for
+every joint (D&G eq. 1-3, 59).  Joint forces tau_k enter as generalized forces
 through the driving rows: the power tau_k^T qdot_k = tau_k^T (Q_kd ydot_j +
 G_kd ydot_k) adds G_kd^T tau_k to f_k and Q_kd^T tau_k to f_j.
 
@@ -131,7 +131,7 @@ class System:
 
     @property
     def n_constraints(self) -> int:
-        """Number of rows of the constraint Jacobian of eq. (7)."""
+        """Number of rows of the constraint Jacobian of D&G eq. (7)."""
         return self.con_slices[-1].stop
 
     @property
@@ -140,7 +140,7 @@ class System:
         return self.dof_slices[-1].stop
 
     def __repr__(self) -> str:
-        """One line: name, bodies, joints by kind, roots, rows of eq. (7), degrees of freedom.
+        """One line: name, bodies, joints by kind, roots, rows of D&G eq. (7), degrees of freedom.
 
         Examples
         --------
@@ -233,7 +233,7 @@ def check_state(system: System, state) -> State:
 
 
 class Terms(NamedTuple):
-    """Everything eq. (7) needs at one state: per body M, f; per joint the JointTerms."""
+    """Everything D&G eq. (7) needs at one state: per body M, f; per joint the JointTerms."""
 
     M: list
     f: list
@@ -293,8 +293,8 @@ def _velocity_ok(system: System, k: int, tk, yd) -> None:
 
 def constraint_residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
     """(Phi, Phi_dot): the position constraints of every joint (:func:`rfda_teach.joints.Phi`)
-    and their rates C ydot = Q_k ydot_j + G_k ydot_k - nu_k (eq. 1), stacked in the row order
-    of eq. (7) (``system.con_slices``).  Both vanish on a consistent state.  ``check=False`` (inside
+    and their rates C ydot = Q_k ydot_j + G_k ydot_k - nu_k (D&G eq. 1), stacked in the row order
+    of D&G eq. (7) (``system.con_slices``).  Both vanish on a consistent state.  ``check=False`` (inside
     an integrator) skips the validation and reuses already evaluated terms ``tr`` when given.
 
     Examples
@@ -331,10 +331,10 @@ def _residuals(system: System, y, yd, tr) -> tuple:
 def check_consistency(system: System, state) -> State:
     """Raise :class:`~rfda_teach.errors.ConstraintViolationError` unless the state satisfies every joint.
 
-    Positions: the residual of each joint's position constraint (eq. 1 before
+    Positions: the residual of each joint's position constraint (D&G eq. 1 before
     differentiation, :func:`rfda_teach.joints.position_residual`) must be at
     most :data:`POSITION_TOL`; velocities: |G_k ydot_k + Q_k ydot_j - nu_k|
-    (eq. 1) at most :data:`VELOCITY_TOL` (1 + max |ydot|).  O(n).
+    (D&G eq. 1) at most :data:`VELOCITY_TOL` (1 + max |ydot|).  O(n).
 
     Examples
     --------
@@ -360,7 +360,7 @@ def check_consistency(system: System, state) -> State:
 
 
 def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check: bool = True) -> Terms:
-    """M_i, f_i (eq. 6) and the joint rows (eq. 1-3, 59) for every body and joint.
+    """M_i, f_i (D&G eq. 6) and the joint rows (D&G eq. 1-3, 59) for every body and joint.
 
     ``tau`` are joint forces/torques (length ``system.n_dof``, joint order),
     ``f_ext`` extra generalized forces in absolute coordinates (length

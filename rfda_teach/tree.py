@@ -140,7 +140,7 @@ class Topology:
         return self._children[i]
 
     def g(self, i: int, p: int) -> int:
-        """g(i, p): the p-th child of node i (p counts from 1, as in eq. 55)."""
+        """g(i, p): the p-th child of node i (p counts from 1, as in D&G eq. 55)."""
         ch = self.children(i)
         if not 1 <= p <= len(ch):
             raise TopologyError(f"node {i} has {len(ch)} children; g({i}, {p}) needs 1 <= p <= {len(ch)}")

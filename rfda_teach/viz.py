@@ -125,7 +125,7 @@ def plot_matrix_blocks(M: np.ndarray, row_blocks, col_blocks, *, ax=None, row_la
 
 
 def plot_eq7(system, result, *, ax=None, labels: bool | None = None):
-    """The matrix of eq. (7) of a DAE result, with body and joint blocks marked.
+    """The matrix of D&G eq. (7) of a DAE result, with body and joint blocks marked.
 
     Examples
     --------
@@ -309,7 +309,7 @@ def animate_recursion(topology, *, interval: int = 600):
     """A matplotlib animation of the two sweeps of the RFDA on a tree.
 
     Step 1 (orange) forms M_hat_j, f_hat_j at each node once all its children are done
-    (eq. 9-12); step 2 (green) solves eq. (8) for yddot_j once the parent's is known.
+    (D&G eq. 9-12); step 2 (green) solves D&G eq. (8) for yddot_j once the parent's is known.
     Returns ``(fig, anim)``; show it with ``HTML(anim.to_jshtml())`` and close ``fig``.
 
     Examples
@@ -348,8 +348,8 @@ def animate_recursion(topology, *, interval: int = 600):
 def methods_panel():
     """The panel of the planar revolute pair (a :class:`~rfda_teach.panel.Panel` of
     :func:`methods_report`): sliders for m_k, J_k, s'_k, phi_k and the entries of C_c (2x2) and
-    C_f (1x1); it prints conditions 1 and 2 for Method 1 and Method 2 and M_hat_j from eq. (28)
-    with each method and from eq. (9).  ``panel.show(methods_panel())`` displays it: live in a
+    C_f (1x1); it prints conditions 1 and 2 for Method 1 and Method 2 and M_hat_j from D&G eq. (28)
+    with each method and from D&G eq. (9).  ``panel.show(methods_panel())`` displays it: live in a
     kernel; in the rendered book precomputed over m_k, phi_k, C_c[0,0] and C_f (the other
     sliders fixed at their defaults), which includes a singular C_c and a singular C_f.
 

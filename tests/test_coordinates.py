@@ -52,6 +52,7 @@ def test_method_1_and_2_satisfy_both_conditions_and_give_same_M_hat_f_hat(seed):
         for k, (Et, Dt, S, a) in list(m1[j].child.items()) + list(m2[j].child.items()):
             G = tr.joint[k].G
             Mk = m1[k].M_hat
+            # D&G eq. (21) (property 1: G_k D~_k = 0) and D&G eq. (23), (33) (property 2: block diagonal)
             assert co.condition_1(G, Dt).holds and co.condition_2(Mk, Et, Dt).holds
         assert rel(m1[j].M_hat, m2[j].M_hat) < 1e-10
         f1, f2 = (_f_hat_from_coordinates(sys_, s, tr, ref, nc) for nc in (m1[j], m2[j]))
@@ -116,7 +117,7 @@ def test_method_2_A_tilde_for_planar_pair_is_eq47_numerically():
     sys_, s, tr = _pair_terms(seed=3)
     jt = tr.joint[1]
     E, D = co.appendix_a(jt.G, jt.G_d)[:2]
-    Et, Dt, A = co.method_2(tr.M[1], E, D)
+    Et, Dt, A = co.method_2(tr.M[1], E, D)                   # D&G eq. (41)-(44) with E, D of eq. (60)
     m_k, J_k = 1.0, 0.1
     sx, sy, phi = -0.6, 0.25, s.y[5]
     den = J_k + m_k * (sx ** 2 + sy ** 2)
@@ -221,3 +222,22 @@ def test_rfda_coordinates_on_a_forest():
         Mv = co.appendix_b(nc.T, scipy.linalg.block_diag(*[tr.M[i] for i in nc.members]))
         p = nc.p
         assert rel(Mv[:p, :p], lub.M_hat[nc.node]) < 1e-12 and np.abs(Mv[:p, p:]).max(initial=0) < 1e-12
+
+
+def test_pivot_coordinates_of_the_revolute_pair_give_the_mass_matrix_of_eq25():
+    """D&G eq. (24): ydot_k = T ybar_k with ybar_k = (velocity of the pivot P_k, phi_k dot); the mass
+    matrix T^T M_k T of Appendix B (D&G eq. (64)) is D&G eq. (25), with J_k + m_k |s'_k|^2 in its
+    (2,2) block (the paper prints m_k^2, errata 2), and it is not block diagonal."""
+    m, J, phi, s = 1.7, 0.3, 0.9, np.array([-0.6, 0.25])
+    A = lambda a: np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])   # noqa: E731
+    col = -A(phi + np.pi / 2) @ s                     # r_k = r_P - A(phi) s'_k, differentiated
+    T = np.block([[np.eye(2), col[:, None]], [np.zeros((1, 2)), np.ones((1, 1))]])
+    M25 = co.appendix_b(T, np.diag([m, m, J]))
+    assert np.allclose(M25[:2, :2], m * np.eye(2))
+    assert np.allclose(M25[:2, 2], -m * A(phi + np.pi / 2) @ s)
+    assert np.isclose(M25[2, 2], J + m * s @ s)
+    assert np.abs(M25[:2, 2]).max() > 0.1              # property 2 fails for these coordinates
+    # and the velocity map is right: the pivot's velocity from ydot_k by eq. (24) read backwards
+    yd = np.array([0.4, -1.1, 0.7])
+    rP_dot = yd[:2] + yd[2] * A(phi + np.pi / 2) @ s
+    assert np.allclose(T @ np.r_[rP_dot, yd[2]], yd)

@@ -72,6 +72,7 @@ def test_gamma_is_minus_Cdot_ydot_by_finite_differences(kind, seed):
 @pytest.mark.parametrize("jtype", [t for t, v in JOINT_TYPES.items() if v[5] == 1] + ["free2d"])
 def test_velocity_of_eq61_matches_position_kinematics(jtype):
     """ydot from eq. (61) equals the finite-difference derivative of the joint position map."""
+    # D&G eq. (58)-(59): the driving rows give qdot_k; eq. (60)-(61) turn them into ydot_k
     kind = JOINT_TYPES[jtype][0]
     rng = np.random.default_rng(0)
     d = 2 if kind != "spatial" else 3

@@ -115,6 +115,7 @@ def test_A_symmetric_positive_definite_and_sparsity_of_eight_body():
     A, f = kane.mass_matrix_and_forcing(sys_, sys_.x0, sys_.y0)
     assert np.allclose(A, A.T, atol=1e-12) and np.linalg.eigvalsh(A).min() > 0
     kin = kane.kinematics(sys_, sys_.x0, sys_.y0)
+    # Kane eq. (13): a body's partial angular velocities live in the blocks of its own branch;
     # eq. (14) for the example: body 8's row is [7R8 1R7, 0, ..., 7R8, I, 0] over the omega blocks
     W8 = kin.W[7]
     assert sorted(W8) == [0, 6, 7]
@@ -316,3 +317,20 @@ def test_a_kane_system_shows_a_table_of_its_bodies_in_a_notebook():
     assert table.count("<tr>") == 1 + s.N
     assert "KaneSystem &#x27;&lt;eight &amp; bodies&gt;&#x27;: 8 spatial bodies" in table and "<eight" not in table
     assert "<td>2</td><td>1</td><td>1</td><td>diag(0.0002667, 0.01347, 0.01347)</td>" in table
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_E_hat_turns_body_angular_velocity_into_euler_parameter_rates(seed):
+    """Kane eq. (9), (42) with [E_hat'] of Kane eq. (44): eps_dot = 1/2 [E_hat']^T omega_hat' keeps
+    |eps| = 1 and moves [^J R_K] of eq. (4) as d/dt R = -[omega_hat' x] R (omega in K components)."""
+    rng = np.random.default_rng(seed)
+    eps = rng.normal(size=4)
+    eps /= np.linalg.norm(eps)
+    w = rng.normal(size=3)
+    E = kane.E_hat(eps)
+    assert np.allclose(E.T @ E, np.eye(3), atol=1e-14)       # Kane eq. (44): orthonormal columns
+    assert abs(eps @ E @ w) < 1e-14                          # the norm of eps does not change
+    h = 1e-6
+    Rd = (kane.relative_rotation(eps + 0.5 * h * E @ w) - kane.relative_rotation(eps - 0.5 * h * E @ w)) / (2 * h)
+    wx = np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+    assert np.allclose(Rd, -wx @ kane.relative_rotation(eps), atol=1e-8)

@@ -62,6 +62,7 @@ def test_closure_jacobian_is_the_derivative_of_the_closure(name):
 def test_closure_jacobian_columns_are_the_phantoms_partial_velocities_of_rcr(name):
     """Column k is a_k = (^kS^n)^T P_k^k: the same numbers as rcr's tree kinematics (eq. 1-4) shifted
     to the phantom, computed here from the joint frames alone."""
+    # C&A eq. (5): the partial velocity of the phantom is (^kS^n)^T P_k^k for every joint k inboard of it
     model = BUILDERS[name]()
     q = model.q0 + 0.1
     topo = rcr.topology(model, "acs")

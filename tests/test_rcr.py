@@ -47,7 +47,7 @@ def test_reduced_accelerations_match_lagrange_multiplier_dae(name, method, seed)
     model = MECHANISMS[name]()
     q, qd = consistent_state(model, seed, method)
     ref = loopref.dae_accelerations(model, q, qd)
-    got = rcr.accelerations(model, q, qd, method=method)
+    got = rcr.accelerations(model, q, qd, method=method)      # C&A eq. (86)-(99): the whole reduction
     assert np.allclose(got, ref, rtol=1e-9, atol=1e-9 * np.abs(ref).max())
     mult = loopref.multiplier_accelerations(model, q, qd)      # cut joint + multipliers on the RFDA
     assert np.allclose(mult, ref, rtol=1e-9, atol=1e-9 * np.abs(ref).max())

@@ -34,6 +34,8 @@ def test_quarter_car_topology_and_dof(car):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_three_points_same_qdd_and_lambda(car, seed):
+    # K&Y eq. (22)-(30) at the centroid (Method 1) and K&Y eq. (31)-(36) at the instant global origin
+    # (Method 2) give the same accelerations and multipliers as the joint point
     q, qd = _random_state(car, seed)
     sols = [rp.solve(car, q, qd, p, t=0.25) for p in rp.POINTS]
     for s in sols[1:]:

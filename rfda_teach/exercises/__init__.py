@@ -24,20 +24,20 @@ Checkers (chapter: function the student writes):
 * Rotations: ``check_rotation_from_euler`` (R(e)), ``check_angular_velocity``
   (omega from R and R_dot), ``check_euler_rate_matrix`` (edot = 1/2 E^T omega);
 * One rigid body: ``check_gyroscopic_term`` (-omega x J omega),
-  ``check_body_mass_matrix`` (M_i of eq. 6);
+  ``check_body_mass_matrix`` (M_i of D&G eq. 6);
 * Joints: ``check_prismatic_rows`` (G_k and gamma_k of a planar prismatic joint),
-  ``check_revolute_rows`` (G_k, Q_k and gamma_k of a planar revolute joint, eq. 18);
-* Constrained dynamics: ``check_baumgarte_step`` (eq. 7 with the Baumgarte
+  ``check_revolute_rows`` (G_k, Q_k and gamma_k of a planar revolute joint, D&G eq. 18);
+* Constrained dynamics: ``check_baumgarte_step`` (D&G eq. 7 with the Baumgarte
   right-hand side gamma - 2 alpha phi_dot - beta^2 phi);
 * Spatial vectors: ``check_planar_shift`` (the twist shift of rcr.shift_T),
   ``check_planar_inertia_shift`` (planar spatial inertia about a point);
-* One elimination: ``check_lubich_contribution`` (a child's term of eq. 9-10);
+* One elimination: ``check_lubich_contribution`` (a child's term of D&G eq. 9-10);
 * later chapters (see ``CHECKERS`` for the full list): the recursion, DAE,
   methods, Kane, reference-point, closed-loop and humanoid checkers below, and
   one module per chapter of the end of Part I, re-exported here:
   :mod:`rfda_teach.exercises.standard_forms` (``check_featherstone_step``, one
-  child's term of eq. 11-12 via Method 2), :mod:`rfda_teach.exercises.seeing`
-  (``check_pair_rfda_map``, the velocity map of eq. 48) and
+  child's term of D&G eq. 11-12 via Method 2), :mod:`rfda_teach.exercises.seeing`
+  (``check_pair_rfda_map``, the velocity map of D&G eq. 48) and
   :mod:`rfda_teach.exercises.general_tree` (``check_subtree_step``,
   ``check_node_map``: one step of the induction of section 6),
   :mod:`rfda_teach.exercises.featherstone` (``check_child_map``) and
@@ -222,7 +222,7 @@ def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
 
     J_body is the central inertia J' in body axes, R the rotation body -> global, omega the
     angular velocity in global components and J = R J' R^T.  Reference: the rotational
-    part of :func:`rfda_teach.bodies.force` (f_i of eq. 6) without gravity.
+    part of :func:`rfda_teach.bodies.force` (f_i of D&G eq. 6) without gravity.
     """
     name = "check_gyroscopic_term"
     n_cases, seed = options(name, student_fn, n_cases, seed)
@@ -247,7 +247,7 @@ def check_gyroscopic_term(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
 
 
 def check_body_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
-    """Check ``student_fn(body, y_i) -> M_i``, the mass matrix of eq. (6).
+    """Check ``student_fn(body, y_i) -> M_i``, the mass matrix of D&G eq. (6).
 
     ``body`` is a :class:`rfda_teach.bodies.Body` (``body.kind`` in "point2", "planar",
     "spatial"; ``body.mass``; ``body.J`` its central inertia, 1x1 planar, 3x3 in body axes
@@ -294,7 +294,7 @@ def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
     ``joint`` is a ``"prismatic2d"`` :class:`rfda_teach.joints.Joint` between planar bodies j
     (parent) and k; y = (x, y, phi), yd = (xd, yd, phid).  G_k is the 2x3 Jacobian of the
     constraint with respect to ydot_k and gamma_k the right-hand side of the acceleration
-    constraint, eq. (1)-(3).  Reference: :func:`rfda_teach.joints.evaluate`.
+    constraint, D&G eq. (1)-(3).  Reference: :func:`rfda_teach.joints.evaluate`.
     """
     from ..joints import evaluate
     name = "check_prismatic_rows"
@@ -324,12 +324,12 @@ def check_prismatic_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
 
 def check_baumgarte_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M, C, f, gamma, phi, phi_dot, alpha, beta) -> (ydd, lam)``: the
-    Baumgarte-stabilised accelerations and multipliers of eq. (7).
+    Baumgarte-stabilised accelerations and multipliers of D&G eq. (7).
 
     Solve M ydd + C^T lam = f, C ydd = gamma - 2 alpha phi_dot - beta^2 phi, with M, C, f,
-    gamma of eq. (7) for a random tree (C stacks the rows G_k and Q_k; the sign of lam is the
+    gamma of D&G eq. (7) for a random tree (C stacks the rows G_k and Q_k; the sign of lam is the
     paper's, M ydd + C^T lam = f), phi and phi_dot the position and velocity residuals of the
-    constraints and alpha, beta >= 0 in 1/s.  Reference: the package's assembled eq. (7)
+    constraints and alpha, beta >= 0 in 1/s.  Reference: the package's assembled D&G eq. (7)
     (:func:`rfda_teach.dae.assemble`) with the stabilised right-hand side, solved densely.
     """
     import scipy.linalg
@@ -379,9 +379,9 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
     ``joint`` is a ``"revolute2d"`` :class:`rfda_teach.joints.Joint` between planar bodies j
     (parent) and k, with the pin at ``joint.parent_point`` s'_j (parent axes) and
     ``joint.child_point`` s'_k (child axes); y = (x, y, phi), yd = (xd, yd, phid).  The rows
-    come from the position constraint r_k + A(phi_k) s'_k - r_j - A(phi_j) s'_j = 0 of eq. (18):
+    come from the position constraint r_k + A(phi_k) s'_k - r_j - A(phi_j) s'_j = 0 of D&G eq. (18):
     G_k (2x3) multiplies ydot_k, Q_k (2x3) multiplies ydot_j and gamma_k (2,) is the right-hand
-    side of the acceleration constraint, eq. (1)-(3).  The states satisfy the joint.
+    side of the acceleration constraint, D&G eq. (1)-(3).  The states satisfy the joint.
     Reference: :func:`rfda_teach.joints.evaluate`.
 
     Examples
@@ -409,7 +409,7 @@ def check_revolute_rows(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
             args = (jt, st.y[ps[j]], st.yd[vs[j]], st.y[ps[k]], st.yd[vs[k]])
             tk = evaluate(jt, "planar", *args[1:])
             w_j, w_k = args[2][2], args[4][2]
-            a_k = planar_rotation(args[3][2]) @ jt.child_point                         # A_k s'_k, eq. (18)
+            a_k = planar_rotation(args[3][2]) @ jt.child_point                         # A_k s'_k, D&G eq. (18)
             wrong = (((tk.G, tk.Q, -tk.gamma), "sign of gamma_k? G_k ydd_k + Q_k ydd_j = gamma_k"),
                      ((tk.Q, tk.G, tk.gamma), "G_k and Q_k swapped? G_k multiplies ydot_k of the child, "
                                               "Q_k ydot_j of the parent"),
@@ -489,7 +489,7 @@ def check_planar_inertia_shift(student_fn, *, n_cases: int = N_CASES, seed: int 
 
 def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M_hat_k, f_hat_k, G_k, Q_k, gamma_k) -> (dM, df)``: what child k adds
-    to M_hat_j and f_hat_j of its parent in eq. (9)-(10),
+    to M_hat_j and f_hat_j of its parent in D&G eq. (9)-(10),
 
         dM = Q_k^T (G_k M_hat_k^-1 G_k^T)^-1 Q_k,
         df = Q_k^T (G_k M_hat_k^-1 G_k^T)^-1 (gamma_k - G_k M_hat_k^-1 f_hat_k).
@@ -538,7 +538,7 @@ def check_lubich_contribution(student_fn, *, n_cases: int = N_CASES, seed: int =
 
 #: every checker by exercise name (the book's exercise index)
 def _crba_case(system, seed: int) -> Case:
-    """One CRBA case on a chain: per body M_k, B_k, H_k (eq. 61) and the reference M_q."""
+    """One CRBA case on a chain: per body M_k, B_k, H_k (D&G eq. 61) and the reference M_q."""
     from .. import jointspace as js
     from ..coordinates import appendix_a
     from ..system import terms
@@ -591,7 +591,7 @@ def _crba_blocks(M, B, H, *, outer: bool = False) -> np.ndarray:
 
 def check_crba(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M, B, H) -> M_q``: the joint-space mass matrix of a chain by the
-    composite-rigid-body algorithm, from per-body M_k (eq. 6), B_k and H_k (eq. 61; B_0 is None).
+    composite-rigid-body algorithm, from per-body M_k (D&G eq. 6), B_k and H_k (D&G eq. 61; B_0 is None).
 
     Reference: :func:`rfda_teach.jointspace.mass_matrix`.
 
@@ -685,10 +685,10 @@ def _kane_partials_case(rng: np.random.Generator, i: int) -> Case:
 def check_kane_partial_angular_velocities(student_fn, *, n_cases: int = N_CASES,
                                           seed: int = SEED) -> CheckResult:
     """Check ``student_fn(L, R_rel) -> W`` (array N x 3 x 3N): the partial angular velocity
-    matrices [^R omega'_{K,y1}] of every body by the recursion of eq. (14)-(15) of the Kane notes.
+    matrices [^R omega'_{K,y1}] of every body by the recursion of Kane eq. (14)-(15).
 
     ``L`` is the body-connection array (L[K-1] = lower body of body K, 0 for the inertial
-    frame), ``R_rel[K-1]`` the relative rotation [^J R_K] of eq. (4).  Reference:
+    frame), ``R_rel[K-1]`` the relative rotation [^J R_K] of Kane eq. (4).  Reference:
     :func:`rfda_teach.kane.kinematics` (its ``W``, stored there as sparse blocks).
 
     Examples
@@ -711,7 +711,7 @@ __all__ += ["check_kane_partial_angular_velocities"]
 
 def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(m, J, s, s_dot, omega, F, tau) -> (M_P, Q_P)``: the equipollent mass
-    matrix and force of one body at a point P, eq. (4)-(8) of Kang & Yoon.
+    matrix and force of one body at a point P, K&Y eq. (4)-(8).
 
     ``s`` runs from the centroid to P, ``s_dot`` is its rate, ``J`` the central inertia and every
     vector in world components; ordering (v, omega).  Reference: :func:`rfda_teach.refpoint.equipollent`.
@@ -737,7 +737,7 @@ def check_equipollent(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -
         sd = np.zeros(3) if k == 0 else sd
         where = "P = the centroid (s = 0)" if k == 0 else "P away from the centroid"
         M, Q = equipollent(m, J, s, sd, w, F, tau)
-        T, Mc = shift(-s), spatial_inertia(m, J)              # K&Y eq. (4) T^P, eq. (3) M^c = diag(m I, J)
+        T, Mc = shift(-s), spatial_inertia(m, J)              # K&Y eq. (4) T^P, K&Y eq. (3) M^c = diag(m I, J)
         M_neg, Q_neg = equipollent(m, J, -s, -sd, w, F, tau)
         top = Q[:3]
         wrong = (((M_neg, Q_neg), "direction of s? s runs from the centroid to P, T^P = [[I, [s]x], [0, I]]"),
@@ -763,7 +763,7 @@ CHECKERS["equipollent"] = check_equipollent
 # ----------------------------------------------------------------------------- closed loops (Critchley & Anderson)
 
 def _reduction_cases(n_cases: int, seed: int) -> list:
-    """Inward RCR steps (eq. 34, 36) on the loops of the closed-loops chapter, each case one step
+    """Inward RCR steps (C&A eq. 34, 36) on the loops of the closed-loops chapter, each case one step
     with the R^{k+1} left by the steps before it, at assembled random configurations."""
     from .. import rcr
     rng = np.random.default_rng(seed)
@@ -818,7 +818,7 @@ def _reduction_props(R_next: np.ndarray, a: np.ndarray) -> tuple:
 
 def check_rcr_reduction_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(R_next, a) -> (Q, R)``: one inward step of the RCR loop kinematics,
-    Q^k of eq. (34) and R^k of eq. (36), from R^{k+1} and the closure column a = (^kS^n)^T P_k^k.
+    Q^k of C&A eq. (34) and R^k of C&A eq. (36), from R^{k+1} and the closure column a = (^kS^n)^T P_k^k.
 
     Reference: :func:`rfda_teach.rcr.reduction_step`.
 
@@ -893,7 +893,7 @@ CHECKERS["free_flyer_ydot"] = check_free_flyer_ydot
 
 def check_velocity_transformation(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(p_i, p_j, r_j, Bw) -> (B1, B2)``: Kang & Yoon's B_j1 (6x6) and B_j2 (6xn) of
-    eq. (24), Y_j = B_j1 Y_i + B_j2 qdot_j, at reference points p_i (lower body) and p_j (body j),
+    K&Y eq. (24), Y_j = B_j1 Y_i + B_j2 qdot_j, at reference points p_i (lower body) and p_j (body j),
     joint point r_j, joint matrix Bw (3xn); ordering (v, omega).  Reference:
     :func:`rfda_teach.refpoint.velocity_transformation`.
 
@@ -941,7 +941,7 @@ CHECKERS["velocity_transformation"] = check_velocity_transformation
 # ----------------------------------------------------------------------------- Part I: dae and recursion
 
 def check_constraint_jacobian(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
-    """Check ``student_fn(parents, G, Q) -> C``: the constraint Jacobian of eq. (7) in matrix form,
+    """Check ``student_fn(parents, G, Q) -> C``: the constraint Jacobian of D&G eq. (7) in matrix form,
     row block k holding G_k under body k and Q_k under its parent P(k) (zeros elsewhere), from the
     parent array (-1 for the root's parent, the ground), the blocks G[k] (m_k x p_k) and Q[k]
     (m_k x p_P(k), None at the root).  Reference: ``dae.forward_dynamics(...).C``.
@@ -986,7 +986,7 @@ def check_constraint_jacobian(student_fn, *, n_cases: int = N_CASES, seed: int =
 
 def check_lubich_step2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(M_hat_j, f_hat_j, G_j, Q_j, gamma_j, ydd_parent) -> (ydd_j, lam_j)``: step 2
-    of the RFDA at a non-root node j, eq. (8) solved for the multipliers and then the accelerations,
+    of the RFDA at a non-root node j, D&G eq. (8) solved for the multipliers and then the accelerations,
 
         lam_j = (G_j M_hat_j^-1 G_j^T)^-1 (G_j M_hat_j^-1 f_hat_j - gamma_j + Q_j ydd_parent),
         ydd_j = M_hat_j^-1 (f_hat_j - G_j^T lam_j).
@@ -1057,7 +1057,7 @@ def _without_inverse(student_fn, hint: str) -> Callable:
 
 
 def check_method_2(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
-    """Check ``student_fn(M_k, E_k, D_k) -> (E~_k, D~_k)``, Method 2, eq. (42)-(44):
+    """Check ``student_fn(M_k, E_k, D_k) -> (E~_k, D~_k)``, Method 2, D&G eq. (42)-(44):
 
         A~_k = -(D_k^T M_k D_k)^-1 D_k^T M_k E_k,   E~_k = E_k + D_k A~_k,   D~_k = D_k.
 

@@ -10,7 +10,7 @@ the number of the bar that stands vertical there.
   for a planar revolute or prismatic joint; reference: the child's mass centre differentiated
   twice in time.
 * ``check_dependent_speeds(student_fn)`` (exercise ``ex-rcr-speeds``): the last three speeds
-  of a loop by eq. (33)-(36); reference: :func:`rfda_teach.rcr.dependent_velocities`.
+  of a loop by C&A eq. (33)-(36); reference: :func:`rfda_teach.rcr.dependent_velocities`.
 
 >>> from rfda_teach.exercises.questions import check_question
 >>> check_question("ex-rcr-never", None).passed
@@ -224,10 +224,10 @@ def _slip_unshifted(*args):
     return _remainder_with(*args, shift=False)
 
 
-# ----------------------------------------------------------------------------- ex-rcr-speeds: eq. (33)
+# ----------------------------------------------------------------------------- ex-rcr-speeds: C&A eq. (33)
 
 def _speeds_with(A, u_ind, *, project=True, symmetric=True, outward=True):
-    """Eq. (33)-(36) for the last three speeds, V_t = 0, with one step altered (for the slips)."""
+    """C&A eq. (33)-(36) for the last three speeds, V_t = 0, with one step altered (for the slips)."""
     A = np.asarray(A, float)
     n = A.shape[1]
     p = n - 3
@@ -278,7 +278,7 @@ def _speeds_cases(n_cases: int, seed: int) -> list:
 
 def check_dependent_speeds(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
     """Check ``student_fn(A, u_ind) -> u_dep``: the last three speeds of a single planar loop
-    based on the ground (so V_t = 0) by eq. (33)-(36), from the closure Jacobian ``A`` (3 x n,
+    based on the ground (so V_t = 0) by C&A eq. (33)-(36), from the closure Jacobian ``A`` (3 x n,
     column k is a_k) and the independent speeds ``u_ind`` (the first n - 3).
 
     Reference: :func:`rfda_teach.rcr.dependent_velocities` (method "rcr") on the four-bar and

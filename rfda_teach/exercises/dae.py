@@ -3,7 +3,7 @@
 
 ``ex-dae-count``: a third slider (mass 5) hung from slider 2 of
 :func:`rfda_teach.models.featherstone_sliders` on a horizontal rail; the answer is
-(rows, non-zero entries) of the matrix of eq. (7) that :func:`rfda_teach.dae.forward_dynamics`
+(rows, non-zero entries) of the matrix of D&G eq. (7) that :func:`rfda_teach.dae.forward_dynamics`
 assembles for these three sliders.
 
 >>> from rfda_teach.exercises.questions import check_question

@@ -2,12 +2,12 @@
 :mod:`rfda_teach.exercises`, which re-exports them).
 
 * ``check_subtree_step``: one step of the induction of §6 of Deepak & Ghosal, the two
-  diagonal blocks of eq. (57) of a node from its own M_j and its children's data;
+  diagonal blocks of D&G eq. (57) of a node from its own M_j and its children's data;
 * ``check_node_map``: the blocks P_j, R_j of the map of §6's first property (the
-  unnumbered map stated before eq. (49)), composed from the children's (eq. 51, 53, 55);
+  unnumbered map stated before D&G eq. (49)), composed from the children's (D&G eq. 51, 53, 55);
 * questions ``ex-gt-size`` (sizes of xi_1, xi_0 and T_0 in a six-body spatial tree),
   ``ex-gt-spatial`` (dim xi_0 of ``models.random_tree(8, kind="spatial", seed=4)``) and
-  ``ex-gt-misprint`` (the sign of the multiplier term of eq. (54) at child 4 of node 2 of
+  ``ex-gt-misprint`` (the sign of the multiplier term of D&G eq. (54) at child 4 of node 2 of
   Fig. 1).
 """
 
@@ -28,7 +28,7 @@ CHECKERS: dict = {}
 
 def _step(M_j, children, *, weighted=True, own_lambda=True, lambda_first=False,
           with_children=True, S_sign=-1.0, maps=False):
-    """One induction step, eq. (51)-(57), with Method 2; the flags make typical mistakes.
+    """One induction step, D&G eq. (51)-(57), with Method 2; the flags make typical mistakes.
     ``maps=True`` also returns the child maps E~_k S_k stacked child by child."""
     from ..coordinates import S_a, method_2, null_space_E_D
     M_hat = np.array(M_j, dtype=float)
@@ -39,11 +39,11 @@ def _step(M_j, children, *, weighted=True, own_lambda=True, lambda_first=False,
             Et = method_2(M_k, E_k, D_k)[0]                   # condition 2 with M_hat_k
         else:
             Et = E_k                                           # condition 2 ignored
-        S = S_a(G_k, Q_k, Et)[0] * -S_sign                     # eq. (53)
+        S = S_a(G_k, Q_k, Et)[0] * -S_sign                     # D&G eq. (53)
         ES.append(Et @ S)
         if with_children:
-            M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S        # eq. (57)
-        own = [D_k.T @ M_k @ D_k]                              # M~_kf of eq. (54)
+            M_hat = M_hat + S.T @ (Et.T @ M_k @ Et) @ S        # D&G eq. (57)
+        own = [D_k.T @ M_k @ D_k]                              # M~_kf of D&G eq. (54)
         if own_lambda:
             own = [Lam_k] + own if lambda_first else own + [Lam_k]
         blocks += own
@@ -67,16 +67,16 @@ def check_subtree_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     one step of §6's induction.
 
     ``children`` is a list with one tuple ``(M_hat_k, G_k, Q_k, D_k, Lambda_k)`` per child k
-    of node j: the child's block of eq. (50), its joint rows of eq. (49), a basis ``D_k`` of
+    of node j: the child's block of D&G eq. (50), its joint rows of D&G eq. (49), a basis ``D_k`` of
     the null space of ``G_k`` (Appendix A; use it as D~_k, as Method 2 does) and the child's
-    own Lambda_k (0 x 0 for a leaf).  The answer is the pair of diagonal blocks of eq. (57),
+    own Lambda_k (0 x 0 for a leaf).  The answer is the pair of diagonal blocks of D&G eq. (57),
 
         M_hat_j  = M_j + sum_k S_k^T (E~_k^T M_hat_k E~_k) S_k,
         Lambda_j = diag over the children, in the given order, of
                    (D~_k^T M_hat_k D~_k, Lambda_k),
 
-    with E~_k satisfying conditions 1 and 2 of §5.1 for M_hat_k (eq. 51) and
-    S_k = -(G_k E~_k)^-1 Q_k (eq. 53).  M_hat_j holds S_k twice, so a sign slip in S_k cannot
+    with E~_k satisfying conditions 1 and 2 of §5.1 for M_hat_k (D&G eq. 51) and
+    S_k = -(G_k E~_k)^-1 Q_k (D&G eq. 53).  M_hat_j holds S_k twice, so a sign slip in S_k cannot
     show in it: a third result ``ES_j = np.vstack([E~_k @ S_k for each child k])`` (the motion
     of each child driven by body j, independent of the choice of E~_k) is checked too when the
     function returns it.  The cases are the non-leaf nodes of random planar
@@ -159,10 +159,10 @@ def check_node_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(children) -> (P_j, R_j)``, the map of §6's first property for node j.
 
     ``children`` is a list with one tuple ``(E~_k, D~_k, S_k, P_k, R_k)`` per child k of j:
-    the child's matrices of eq. (51) and (53) and the blocks of its own map (``P_k`` is
+    the child's matrices of D&G eq. (51) and (53) and the blocks of its own map (``P_k`` is
     0 x p_k and ``R_k`` 0 x 0 for a leaf).  The rows of the answer run child by child, each
     child followed by its descendants in the order of its own ``P_k``; the columns of
-    ``R_j`` are xi_j = (y~_kf, xi_k) child by child (eq. 55).  Composing eq. (55), (51) and
+    ``R_j`` are xi_j = (y~_kf, xi_k) child by child (D&G eq. 55).  Composing D&G eq. (55), (51) and
     the child's map,
 
         rows of P_j for child k:   [I; P_k] E~_k S_k,

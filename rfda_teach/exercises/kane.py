@@ -66,7 +66,7 @@ def _ex_kane_count():
     return (mixed.n_vel - mixed.n_constraints, mixed.n_vel + mixed.n_constraints)
 
 
-# ----------------------------------------------------------------------------- ex-kane-A: [A] of eq. (40)
+# ----------------------------------------------------------------------------- ex-kane-A: [A] of Kane eq. (40)
 
 def _random_kane_state(sys8, rng: np.random.Generator):
     """A random state of the eight-body tree: unit relative Euler parameters, offsets, speeds."""
@@ -112,7 +112,7 @@ def _mass_matrix_case(rng: np.random.Generator, i: int):
 
 
 def check_kane_mass_matrix(student_fn, *, n_cases: int = N_CASES, seed: int = SEED) -> CheckResult:
-    """Check ``student_fn(masses, inertias, VG, W) -> A``, the generalized mass matrix of eq. (40)
+    """Check ``student_fn(masses, inertias, VG, W) -> A``, the generalized mass matrix of Kane eq. (40)
     of the Kane notes, from each body's mass ``masses[K]``, central inertia ``inertias[K]`` (3x3,
     body axes), partial velocities of its mass centre ``VG[K]`` and partial angular velocities
     ``W[K]`` (both 3 x 6N, body-K components, as dense matrices).

@@ -3,7 +3,7 @@
 
 ``ex-rec-count``: for the Fig. 1 tree (:func:`rfda_teach.models.figure1_tree`), the Lubich
 form's factorisations of M_hat_j (one per node) and of W_k (one per joint with constraint
-rows), and the size of the matrix of eq. (7) (one row per velocity and one per constraint).
+rows), and the size of the matrix of D&G eq. (7) (one row per velocity and one per constraint).
 
 >>> from rfda_teach.exercises.questions import check_question
 >>> check_question("ex-rec-count", None).passed

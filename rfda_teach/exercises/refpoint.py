@@ -9,8 +9,8 @@ The chapter's first checkers (``check_equipollent``, ``check_velocity_transforma
   ``(v + omega x (p_to - p_from), omega)`` (the shift of K&Y eq. (4)-(5); ordering (v, omega)).
 * ``check_sliding_transformation(student_fn)`` (exercise ``ex-ref-impl-slide``):
   ``student_fn(p_i, p_j, r_j, Bv, Bw)`` returns K&Y's B_j1 (6x6) and B_j2 (6 x (n_v + n_w)) of
-  eq. (24)-(25) for a joint with sliding coordinates (columns ``Bv``, 3 x n_v) and rotational
-  ones (``Bw``, 3 x n_w, possibly no column), the sliding columns first as in eq. (25).
+  K&Y eq. (24)-(25) for a joint with sliding coordinates (columns ``Bv``, 3 x n_v) and rotational
+  ones (``Bw``, 3 x n_w, possibly no column), the sliding columns first as in K&Y eq. (25).
 
 >>> import numpy as np
 >>> def my_function(*args):  # the stub of the exercise
@@ -101,7 +101,7 @@ def check_velocity_shift(student_fn, *, n_cases: int = N_CASES, seed: int = SEED
 
 def check_sliding_transformation(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(p_i, p_j, r_j, Bv, Bw) -> (B1, B2)``: K&Y's B_j1 (6x6) and B_j2
-    (6 x (n_v + n_w)) of eq. (24)-(25) for a joint with sliding directions ``Bv`` (3 x n_v) and
+    (6 x (n_v + n_w)) of K&Y eq. (24)-(25) for a joint with sliding directions ``Bv`` (3 x n_v) and
     rotation axes ``Bw`` (3 x n_w, n_w = 0 for a prismatic joint), sliding columns first;
     ordering (v, omega), world components.
 

@@ -1,10 +1,10 @@
 """Questions and checkers of the book's ``revolute_pair`` chapter (registered in
 :mod:`rfda_teach.exercises`, which re-exports the checkers).
 
-* ``check_pair_free_force``: f~_kf of eq. (28) for the planar revolute pair at rest under
+* ``check_pair_free_force``: f~_kf of D&G eq. (28) for the planar revolute pair at rest under
   gravity (exercise ``ex-pair-left-out``);
-* ``check_m_hat_tilt``: the first block M_j + S_k^T M~_kc S_k of eq. (28) built through the
-  tilt of eq. (42) (exercise ``ex-pair-impl``).
+* ``check_m_hat_tilt``: the first block M_j + S_k^T M~_kc S_k of D&G eq. (28) built through the
+  tilt of D&G eq. (42) (exercise ``ex-pair-impl``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__: list = ["check_pair_free_force", "check_m_hat_tilt"]
 CHECKERS: dict = {}
 
 
-_A = planar_rotation                   # A(phi) of eq. (18): body axes to global axes
+_A = planar_rotation                   # A(phi) of D&G eq. (18): body axes to global axes
 
 
 def _at_rest(m_k, s_k, phi_k):
@@ -51,11 +51,11 @@ def _scalar(student_fn):
 
 def check_pair_free_force(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(m_k, s_k, phi_k) -> f~_kf``: the generalised force of the free
-    coordinate of the planar revolute pair (eq. 28 with Method 2's E~_k and D~_k = D_k of
-    eq. 24) at a state of rest, gravity -m_k g along y the only applied force on body k.
+    coordinate of the planar revolute pair (D&G eq. 28 with Method 2's E~_k and D~_k = D_k of
+    D&G eq. 24) at a state of rest, gravity -m_k g along y the only applied force on body k.
 
     ``s_k`` = s'^{P_k}_k is the pin offset in body k's axes (shape (2,)), ``phi_k`` body k's
-    angle in rad; the function's own default is g = 9.81.  At rest eq. (64) has no velocity
+    angle in rad; the function's own default is g = 9.81.  At rest D&G eq. (64) has no velocity
     terms, so f~_kf = D_k^T f_k.  Reference: D_k of :func:`rfda_teach.coordinates.appendix_a`
     and f_k of :func:`rfda_teach.system.terms` on :func:`rfda_teach.models.planar_revolute_pair`.
 
@@ -83,7 +83,7 @@ def check_pair_free_force(student_fn, *, n_cases: int = N_CASES, seed: int = SEE
         tr = _at_rest(m_k, s_k, phi_k)
         jt = tr.joint[1]
         D = appendix_a(jt.G, jt.G_d)[1]
-        f = (D.T @ tr.f[1]).reshape(())                # eq. (64), no velocity terms
+        f = (D.T @ tr.f[1]).reshape(())                # D&G eq. (64), no velocity terms
         g = -tr.f[1][1] / m_k
         rho = _A(phi_k) @ s_k                           # mass centre to pin, world axes
         wrong = ((-f, "sign: the free coordinate turns body k counterclockwise about the pin, "
@@ -107,14 +107,14 @@ CHECKERS["pair_free_force"] = check_pair_free_force
 
 def check_m_hat_tilt(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(M_j, M_k, G_k, Q_k, E_k, D_k) -> M_hat_j``: the first block
-    M_j + S_k^T M~_kc S_k of eq. (28) for the planar revolute pair, through the tilt,
+    M_j + S_k^T M~_kc S_k of D&G eq. (28) for the planar revolute pair, through the tilt,
 
-        A~_k = -(D_k^T M_k D_k)^-1 D_k^T M_k E_k      (eq. 42)
-        E~_k = E_k + D_k A~_k,  S_k = -(G_k E~_k)^-1 Q_k (eq. 22),
+        A~_k = -(D_k^T M_k D_k)^-1 D_k^T M_k E_k      (D&G eq. 42)
+        E~_k = E_k + D_k A~_k,  S_k = -(G_k E~_k)^-1 Q_k (D&G eq. 22),
         M~_kc = E~_k^T M_k E~_k,
 
     with E_k, D_k of Appendix A.  The cases are random pairs (masses, inertias, pin offsets)
-    at random states; the reference is M_hat_j of eq. (9),
+    at random states; the reference is M_hat_j of D&G eq. (9),
     :func:`rfda_teach.rfda.forward_dynamics`.
 
     Examples

@@ -1,7 +1,7 @@
 """Checkers and questions for the exercises of the book's ``seeing`` chapter (registered in
 :mod:`rfda_teach.exercises`, which re-exports the checkers).
 
-* ``check_pair_rfda_map``: the velocity map T of eq. (48) (exercise ``ex-seeing-impl``);
+* ``check_pair_rfda_map``: the velocity map T of D&G eq. (48) (exercise ``ex-seeing-impl``);
 * question ``ex-seeing-misprint``: the rotation of body k in Fig. 5(c) per unit delta y_j3,
   at phi_j = 0.3 rad, theta_k = 2 rad (a number).
 """
@@ -21,11 +21,11 @@ __all__: list = ["check_pair_rfda_map"]
 CHECKERS: dict = {}
 
 
-_A = planar_rotation                   # A(phi) of eq. (18): body axes to global axes
+_A = planar_rotation                   # A(phi) of D&G eq. (18): body axes to global axes
 
 
 def _pair_T48(m_k, J_k, s_j, s_k, phi_j, phi_k):
-    """T of eq. (48) from the package: the pair of Fig. 3 built by :mod:`rfda_teach.models`,
+    """T of D&G eq. (48) from the package: the pair of Fig. 3 built by :mod:`rfda_teach.models`,
     E_k, D_k by Appendix A, Method 2 and :func:`rfda_teach.coordinates.two_node`."""
     from .. import models
     from ..coordinates import appendix_a, method_2, two_node
@@ -41,7 +41,7 @@ def _pair_T48(m_k, J_k, s_j, s_k, phi_j, phi_k):
 
 
 def _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, *, transposed=False, parallel_axis=True):
-    """T of eq. (48) written out (the docstring of :func:`check_pair_rfda_map`); the flags make
+    """T of D&G eq. (48) written out (the docstring of :func:`check_pair_rfda_map`); the flags make
     two typical slips: the rotations transposed, the parallel-axis term m_k |s'_k|^2 forgotten."""
     def rot(angle):
         return _A(angle).T if transposed else _A(angle)
@@ -56,13 +56,13 @@ def _closed_T48(m_k, J_k, s_j, s_k, phi_j, phi_k, *, transposed=False, parallel_
 
 def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(m_k, J_k, s_j, s_k, phi_j, phi_k) -> T``: the 6x4 velocity map of the
-    coordinates of RFDA of the planar revolute pair, eq. (48),
+    coordinates of RFDA of the planar revolute pair, D&G eq. (48),
 
         [ydot_j; ydot_k] = T [ydot_j; y~dot_kf],   T = [[I_3, 0], [E~_k S_k, D_k]],
 
     with, in the book's notation (revolute-pair chapter), g_k = A(phi_k + pi/2) s'_k,
-    D_k = (-g_k, 1) (eq. 36), A~_k = (alpha~, beta~) = m_k g_k^T / (J_k + m_k |s'_k|^2) (eq. 47),
-    E~_k = E_k + D_k A~_k (eq. 43) and S_k = -(G_k E~_k)^-1 Q_k (eq. 22) with
+    D_k = (-g_k, 1) (D&G eq. 36), A~_k = (alpha~, beta~) = m_k g_k^T / (J_k + m_k |s'_k|^2) (D&G eq. 47),
+    E~_k = E_k + D_k A~_k (D&G eq. 43) and S_k = -(G_k E~_k)^-1 Q_k (D&G eq. 22) with
     G_k = [I_2 g_k], Q_k = [-I_2  -A(phi_j + pi/2) s'_j].  Each column is one displacement
     mode of Fig. 5.  ``s_j`` = s'_j^{P_j}, ``s_k`` = s'_k^{P_k} are shape (2,) arrays, angles in
     radians.  Reference: :func:`rfda_teach.coordinates.two_node` on
@@ -94,7 +94,7 @@ def check_pair_rfda_map(student_fn, *, n_cases: int = N_CASES, seed: int = SEED)
         def with_rows(Ek):
             return np.vstack([top, np.hstack([Ek, D])])
 
-        # the joint-angle coordinates of eq. (20): B_k = E_k S_k with no tilt, plus the
+        # the joint-angle coordinates of D&G eq. (20): B_k = E_k S_k with no tilt, plus the
         # relative rotation (body k turns with body j)
         T20 = with_rows(E @ S + np.outer(D[:, 0], [0, 0, 1.0]))
         # the printed rotation of Fig. 5(c): body k's offset and angle (errata entry 4)
@@ -139,7 +139,7 @@ CHECKERS["pair_rfda_map"] = check_pair_rfda_map
 # ----------------------------------------------------------------------------- ex-seeing-misprint
 
 def _T48_at(phi_j: float, theta_k: float) -> np.ndarray:
-    """T of eq. (48) of the chapter's pair (the defaults of models.planar_revolute_pair) at
+    """T of D&G eq. (48) of the chapter's pair (the defaults of models.planar_revolute_pair) at
     body j's angle phi_j and joint angle theta_k."""
     from .. import models
     from ..coordinates import appendix_a, method_2, two_node
@@ -177,7 +177,7 @@ def _printed_rotation(phi_j: float, theta_k: float) -> float:
                   "that is Fig. 6(c), the joint-angle coordinates of eq. (20), where body k "
                   "turns with body j")])
 def _ex_seeing_misprint():
-    """Entry (6, 3) of T of eq. (48) at phi_j = 0.3, theta_k = 2 (phi_k = 2.3)."""
+    """Entry (6, 3) of T of D&G eq. (48) at phi_j = 0.3, theta_k = 2 (phi_k = 2.3)."""
     return float(_T48_at(0.3, 2.0)[5, 2])
 
 

@@ -1,7 +1,7 @@
 """Checkers and questions for the exercises of the book's ``standard_forms`` chapter
 (registered in :mod:`rfda_teach.exercises`, which re-exports the checkers).
 
-* ``check_featherstone_step``: one child's term of eq. (11)-(12) (exercise ``ex-std-impl``);
+* ``check_featherstone_step``: one child's term of D&G eq. (11)-(12) (exercise ``ex-std-impl``);
 * question ``ex-std-misprint``: the term that the last step of Appendix C.1 drops when only
   condition 1 holds, for the chapter's moving bars (a 3-vector).
 """
@@ -18,7 +18,7 @@ __all__: list = ["check_featherstone_step"]
 
 
 def _featherstone_contribution(Mh, fh, G, G_d, Q, Q_d, gamma, gamma_d):
-    """A child's term of eq. (11)-(12) with B_k, H_k, d_k of Appendix A (package reference)."""
+    """A child's term of D&G eq. (11)-(12) with B_k, H_k, d_k of Appendix A (package reference)."""
     from ..coordinates import appendix_a
     E, D, B, H, d = appendix_a(G, G_d, Q, Q_d, gamma, gamma_d)
     U = Mh @ H
@@ -29,14 +29,14 @@ def _featherstone_contribution(Mh, fh, G, G_d, Q, Q_d, gamma, gamma_d):
 def check_featherstone_step(student_fn, *, n_cases: int = N_CASES, seed: int = SEED):
     """Check ``student_fn(M_hat_k, f_hat_k, G_k, G_kd, Q_k, Q_kd, gamma_k, gamma_kd) -> (dM, df)``:
     what child k adds to M_hat_j and f_hat_j of its parent in the Featherstone / Bae-Haug form,
-    eq. (11)-(12), with B_k, H_k, d_k from the joint's rows by Appendix A, eq. (59)-(61):
+    D&G eq. (11)-(12), with B_k, H_k, d_k from the joint's rows by Appendix A, D&G eq. (59)-(61):
 
         [E_k D_k] = [G_k; G_kd]^-1,  B_k = -(E_k Q_k + D_k Q_kd),  H_k = D_k,
         d_k = E_k gamma_k + D_k gamma_kd,
         P_k = I - M_hat_k H_k (H_k^T M_hat_k H_k)^-1 H_k^T,
         dM = B_k^T P_k M_hat_k B_k,   df = B_k^T P_k (f_hat_k - M_hat_k d_k).
 
-    (eq. 12 prints f_k; for a child with children of its own it must read f_hat_k, errata
+    (D&G eq. 12 prints f_k; for a child with children of its own it must read f_hat_k, errata
     entry 1.)  The cases are the non-root joints with constraint rows of random planar and
     spatial trees, with M_hat_k and f_hat_k from :func:`rfda_teach.rfda.forward_dynamics`.
     Reference: the child's term of ``rfda._featherstone`` (Appendix A by
@@ -107,7 +107,7 @@ def _moving_bars():
 
 def _dropped_parts():
     """Q_k^T (G_k E_k)^-T E_k^T M_k D_k (= -S_k^T E_k^T M_k D_k) with Appendix A's E_k, D_k
-    untilted, and the accelerations of eq. (7)."""
+    untilted, and the accelerations of D&G eq. (7)."""
     from .. import dae
     from ..coordinates import S_a, appendix_a
     from ..system import terms
@@ -115,7 +115,7 @@ def _dropped_parts():
     tr = terms(bars, moving)
     jt, M_k = tr.joint[1], tr.M[1]
     E, D = appendix_a(jt.G, jt.G_d)[:2]
-    S = S_a(jt.G, jt.Q, E)[0]                           # eq. (22)
+    S = S_a(jt.G, jt.Q, E)[0]                           # D&G eq. (22)
     return -S.T @ E.T @ M_k @ D, dae.forward_dynamics(bars, moving).ydd
 
 
