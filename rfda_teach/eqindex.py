@@ -4,7 +4,7 @@ Every equation the package cites carries its paper in a tag (DESIGN.md, Notation
 (Deepak & Ghosal 2008), ``Kane`` (the Kane notes), ``K&Y`` (Kang & Yoon 2003) or ``C&A``
 (Critchley & Anderson) directly before ``eq. (N)``; a range or a list keeps one tag,
 ``eq. (N)-(M)`` or ``eq. N, M``.  This module reads those tags and writes the book's
-page ``book/equation_index.md``, one table per paper.  It reads, and never imports, the code:
+page ``book/equation_index.md``, one definition list per paper.  It reads, and never imports, the code:
 
 * **where** (:func:`package_citations`): the comments and docstrings of ``rfda_teach/**/*.py``
   (not the other string literals, and not a doctest's expected output), each citation with the
@@ -64,7 +64,7 @@ __all__ = ["PAPERS", "PAPER_TITLES", "OTHER_SOURCES", "CHAPTER_PAPERS", "TESTS_S
            "equations", "named_paper", "citations_in_source", "package_citations", "checking_tests",
            "chapter_citations", "index_page", "write_page", "stale_page", "main"]
 
-#: the four papers, by tag, in the order of the page's tables
+#: the four papers, by tag, in the order of the page's sections
 PAPERS = ("D&G", "Kane", "K&Y", "C&A")
 #: what each tag stands for (the papers are under ``../shared/papers/``; see the references page)
 PAPER_TITLES = {
@@ -534,7 +534,7 @@ def _eq_key(eq: str):
 
 
 def index_page(root=".") -> str:
-    """The text of ``book/equation_index.md``: one table per paper, from the code, tests and notebooks.
+    """The text of ``book/equation_index.md``: one definition list per paper, from the code, tests and notebooks.
 
     Examples
     --------
@@ -565,8 +565,7 @@ def index_page(root=".") -> str:
                 f"{len(eqs)} equations cited.", ""]
         if not eqs:
             continue
-        out += ["| eq. | in `rfda_teach` | tests | chapters |", "| ---: | --- | --- | --- |"]
-        for eq in eqs:
+        for eq in eqs:          # a definition list, not a table: long names wrap in the text column
             here = [c for c in cites if c.paper == paper and c.equation == eq]
             where = sorted({c.where for c in here if c.qualname}) or sorted({c.where for c in here})
             tst = tests.get((paper, eq), [])
@@ -574,9 +573,10 @@ def index_page(root=".") -> str:
             if len(tst) > TESTS_SHOWN:
                 shown += f" and {len(tst) - TESTS_SHOWN} more"
             chs = chapters.get((paper, eq), [])
-            out.append(f"| ({eq}) | {', '.join(f'`{w}`' for w in where)} | {shown} | "
-                       f"{', '.join(f'{{doc}}`{c}`' for c in chs) or '—'} |")
-        out.append("")
+            out += [f"**({eq})**",
+                    f": code {', '.join(f'`{w}`' for w in where)}",
+                    f": tests {shown}",
+                    f": taught in {', '.join(f'{{doc}}`{c}`' for c in chs) or '—'}", ""]
     return "\n".join(out)
 
 

@@ -327,7 +327,7 @@ def euler_E(e, *, check: bool = True) -> np.ndarray:
 def euler_G(e, *, check: bool = True) -> np.ndarray:
     """Haug's 3x4 G(e) = [-e_v, -[e_v]x + e0 I] (scalar first): omega' = 2 G(e) e_dot is the
     angular velocity in **body** components, e_dot = 1/2 G(e)^T omega'.  The Kane notes'
-    [E_hat'_K]^T of D&G eq. (44) is G(e)^T with the scalar row last (:func:`rfda_teach.kane.E_hat`).
+    [E_hat'_K]^T of Kane eq. (44) is G(e)^T with the scalar row last (:func:`rfda_teach.kane.E_hat`).
 
     Examples
     --------
@@ -381,7 +381,7 @@ def shift(r, *, check: bool = True) -> np.ndarray:
     """X(r): moves a twist (v, omega) from a point A to B = A + r, v_B = v_A + omega x r.
     Spatial (r of 3): [[I, -[r]x], [0, I]] (6x6); planar (r of 2, twist (v_x, v_y, omega_z)):
     [[1, 0, -r_y], [0, 1, r_x], [0, 0, 1]].  X(r1 + r2) = X(r2) X(r1), X(r)^-1 = X(-r); K&Y's
-    T^P of D&G eq. (4) is X(-s^P) and their B_j1 of D&G eq. (25) is X(p_j - p_i).
+    T^P of K&Y eq. (4) is X(-s^P) and their B_j1 of K&Y eq. (24) is X(p_j - p_i).
 
     Examples
     --------

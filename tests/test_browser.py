@@ -74,8 +74,14 @@ def chromium_binary() -> str | None:
 
 
 # Appended to every page the test server sends: once MathJax (and _static/fit_math.js) have
-# run, it lists the display equations still wider than the text column in a <pre>.
+# run, it lists the display equations still wider than the text column in a <pre>.  It also turns
+# off MathJax's assistive MathML for the test (it runs before the deferred tex-chtml.js): that
+# hidden copy of every equation, for screen readers, is neither drawn nor measured, and writing
+# it took a fifth of a page's load (readers keep it).
 PROBE = b"""<script>
+if (window.MathJax && MathJax.options) {
+  MathJax.options.menuOptions = {settings: {assistiveMml: false}};
+}
 window.addEventListener('load', function () {
   function done() { setTimeout(function () {
     var out = [];
