@@ -133,7 +133,8 @@ def test_write_check_and_the_command_line_on_a_tiny_repository(tmp_path, capsys)
     assert eqindex.main(["--write", str(root)]) == 0
     assert not eqindex.stale_page(root) and eqindex.main(["--check", str(root)]) == 0
     page = (root / "book" / "equation_index.md").read_text()
-    assert "| (7) | `dae.forward_dynamics` | `test_dae.py::test_fd` | {doc}`dae` |" in page
+    assert ("**(7)**\n: code `dae.forward_dynamics`\n: tests `test_dae.py::test_fd`\n"
+            ": taught in {doc}`dae`\n") in page
     assert "| (6) | `dae._solve` | `test_dae.py::test_fd` | — |" in page     # through its public caller
     assert "0 equations cited." in page                                  # Kane, K&Y, C&A
     (root / "rfda_teach" / "dae.py").write_text((root / "rfda_teach" / "dae.py").read_text() + "# D&G eq. (3)\n")
