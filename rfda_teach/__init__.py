@@ -23,7 +23,7 @@ Examples
 True
 """
 
-from . import errors, count, tree, bodies, joints, system, dae, coordinates, rfda, models, symbolic, simulate  # noqa: F401
+from . import errors, count, tree, bodies, joints, system, dae, coordinates, rfda, models, simulate  # noqa: F401
 from . import benchmark  # noqa: F401
 from . import viz, kane, refpoint, loops  # noqa: F401
 # interop needs the optional extra "robots" (pinocchio); import it explicitly: from rfda_teach import interop
@@ -31,3 +31,13 @@ from .errors import RFDAError, TopologyError, ConstraintRankError, SingularCoord
 from .system import System, State  # noqa: F401
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """``rfda_teach.symbolic`` on first use: sympy takes a third of the package's import time,
+    and half of the chapters never use it."""
+    if name == "symbolic":
+        import importlib
+
+        return importlib.import_module(".symbolic", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
