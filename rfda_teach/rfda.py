@@ -43,7 +43,7 @@ from scipy.linalg import LinAlgError
 
 from . import _check, count
 from .count import chol, mm, set_step, solve as cho_solve  # scipy's, counted when a Tally is given
-from .errors import IllConditionedError
+from .errors import IllConditionedError, RFDAError
 from .coordinates import appendix_a
 from .system import System, Terms, check_terms, terms
 
@@ -163,12 +163,23 @@ def solve(system: System, tr: Terms, form: str = "lubich", *, tally=None) -> RFD
     _check.choice(form, FORMS, "form", where="rfda.solve")
     check_terms(system, tr, "rfda.solve")
     tally = count.check(tally, where="rfda.solve")
-    if form == "lubich":
-        ydd, lam, Mh, fh = _lubich(system, tr, tally)
-        qdd = _joint_accelerations(system, tr, ydd, tally)
-    else:
-        ydd, lam, Mh, fh = _featherstone(system, tr, tally)
-        qdd = _joint_accelerations(system, tr, ydd)       # the sweep had qddot_k (counted there)
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):      # reported below, as an error
+            if form == "lubich":
+                ydd, lam, Mh, fh = _lubich(system, tr, tally)
+                qdd = _joint_accelerations(system, tr, ydd, tally)
+            else:
+                ydd, lam, Mh, fh = _featherstone(system, tr, tally)
+                qdd = _joint_accelerations(system, tr, ydd)   # the sweep had qddot_k (counted there)
+    except ValueError as e:         # scipy's check_finite: an intermediate overflowed to inf
+        if isinstance(e, RFDAError):
+            raise
+        ydd = None
+    if ydd is None or not (np.all(np.isfinite(ydd)) and np.all(np.isfinite(lam))):
+        raise IllConditionedError(
+            f"rfda.solve ({form}) on system {system.name!r}: the accelerations are not finite although "
+            "every input is: a force, a product of inertia and velocity or a sum of them overflows "
+            "in floating point; rescale the model (units) so that forces stay far below 1e300") from None
     return RFDAResult(ydd, lam, qdd, Mh, fh, form)
 
 

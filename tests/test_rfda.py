@@ -132,3 +132,14 @@ def test_a_result_prints_one_line_of_sizes():
     line = repr(rfda.forward_dynamics(sys_, models.random_state(sys_, seed=0), form="featherstone"))
     assert "\n" not in line and len(line) < 200
     assert line == "RFDAResult(form='featherstone'): 13 bodies, ydd (39,), lam (26,), qdd (13,)"
+
+
+@pytest.mark.parametrize("form", ["lubich", "featherstone"])
+def test_forces_that_overflow_in_the_sweep_raise_ill_conditioned_error(form):
+    """Finite inputs whose sums overflow (f_ext = 1e308 on every body): an IllConditionedError that
+    says to rescale, not scipy's bare ValueError from inside the sweep, and never a NaN result."""
+    from rfda_teach.errors import IllConditionedError
+    s = models.figure1_tree()
+    st = models.random_state(s, seed=0)
+    with pytest.raises(IllConditionedError, match="rescale the model"):
+        rfda.forward_dynamics(s, st, f_ext=np.full(s.n_vel, 1e308), form=form)
