@@ -1026,7 +1026,7 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
     Works for a :class:`LoopMechanism` (with ``method``/``dependents``) and for a
     :class:`LoopSeries`.  Every dense 3 x 3 product counts in full (no use of zeros), divisions count
     as multiplications, sines and cosines are not counted.  The count does not depend on the state.
-    ``by_step=True`` returns the :class:`rfda_teach.count.Tally` itself.
+    ``by_step=True`` returns a dict step -> count, as ``jointspace`` and ``refpoint`` do.
 
     Examples
     --------
@@ -1045,7 +1045,7 @@ def count_multiplications(model, *, method: str = "acs", dependents=None, by_ste
                              check=False)
     else:
         _solve(model, _topology(model, method, dependents, where), model.q0, np.zeros(model.n), t)
-    return t if by_step else t.total
+    return dict(t.counts) if by_step else t.total
 
 
 __all__ += ["LoopSeries", "loop_series", "series_accelerations", "series_poses", "count_multiplications"]
