@@ -161,6 +161,12 @@ def compile_model(system: System) -> FastModel:
     world = np.zeros((n, 6), dtype=np.bool_)
     mc = np.zeros(n, dtype=np.int64)
     for k, jt in enumerate(system.joints):
+        if jt.type == "universal":                  # its rows turn with the cross: not one constant table
+            raise ModelError(f"fastpath.compile_model: joint {k} ({jt.name!r}) of system {system.name!r} is a "
+                             "universal joint, whose rows act in the frame of its cross, which the fast path "
+                             "does not have; use the readable Featherstone form: rfda.forward_dynamics(system, state, "
+                             "form='featherstone'), or for a robot interop.forward_dynamics(robot, q, v, tau, "
+                             "form='featherstone')")
         Phi, wflags, Psi = jt._rows
         m = Phi.shape[0]
         mc[k] = m

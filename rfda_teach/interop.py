@@ -7,9 +7,10 @@ that also keeps the Pinocchio model): the body's frame is the joint frame, its r
 mass centre (``lever``), and its central inertia Pinocchio's.  Revolute (aligned, unaligned,
 continuous) and prismatic joints map to the package's "revolute" and "prismatic" joints with a joint
 frame whose z axis is the Pinocchio axis, read from the joint's motion subspace S; a free-flyer
-becomes "free", a spherical joint "spherical" and a planar joint (motion in the joint frame's xy plane)
-a "custom" joint with free rows [v_x, v_y, omega_z].  Fixed joints are merged by Pinocchio's URDF
-parser.  Every other Pinocchio joint (mimic, ...) is refused with a ModelError naming it.  Every joint
+becomes "free", a spherical joint "spherical", a universal joint (``JointModelUniversal``,
+R = Rot(axis1, q1) Rot(axis2, q2), the package's convention) "universal" with the same axes, and a
+planar joint (motion in the joint frame's xy plane) a "custom" joint with free rows
+[v_x, v_y, omega_z].  Fixed joints are merged by Pinocchio's URDF parser.  Every other Pinocchio joint (mimic, ...) is refused with a ModelError naming it.  Every joint
 on Pinocchio's universe becomes a root: a fixed-base robot with several joints on its base (two arms
 on a torso, a mobile base's wheels and column, legs bolted down) is a forest.
 
@@ -131,7 +132,7 @@ _REVOLUTE = {"JointModelRX", "JointModelRY", "JointModelRZ", "JointModelRevolute
              "JointModelRUBX", "JointModelRUBY", "JointModelRUBZ", "JointModelRevoluteUnboundedUnaligned"}
 _PRISMATIC = {"JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned"}
 _SUPPORTED = ("supported: revolute (axis-aligned or not, bounded or continuous), prismatic (aligned or "
-              "not), planar, spherical and free-flyer joints; URDF fixed joints are merged by the parser")
+              "not), planar, spherical, universal and free-flyer joints; URDF fixed joints are merged by the parser")
 #: advice for the Pinocchio joints a URDF can produce but the package refuses
 _REFUSED = {
     "JointModelMimic": "a mimic joint (URDF <mimic>): load the URDF with interop.from_urdf(path, "
@@ -141,7 +142,7 @@ _REFUSED = {
 
 
 def _joint_name_kind(model, i):
-    """'revolute' | 'prismatic' | 'free' | 'spherical' | 'planar' for Pinocchio joint i, or a ModelError
+    """'revolute' | 'prismatic' | 'free' | 'spherical' | 'universal' | 'planar' for Pinocchio joint i, or a ModelError
     naming it."""
     name = model.joints[i].shortname()
     if name in _REVOLUTE:
@@ -154,6 +155,8 @@ def _joint_name_kind(model, i):
         return "spherical"
     if name == "JointModelPlanar":
         return "planar"
+    if name == "JointModelUniversal":
+        return "universal"
     why = _REFUSED.get(name, "a joint type the package has no counterpart for")
     raise ModelError(f"interop.from_pinocchio: joint {model.names[i]!r} is a Pinocchio {name}, which is not "
                      f"supported ({why}); {_SUPPORTED}")
@@ -187,6 +190,8 @@ def _unit_blocks(model, i, kind):
         return [(nm, jm.idx_q, jm.idx_q + 4, "quaternion")]
     if kind == "planar":                                     # q = (x, y, cos, sin)
         return [(nm, jm.idx_q + 2, jm.idx_q + 4, "(cos, sin) pair")]
+    if kind == "universal":                                  # q = (q1, q2): two angles, no constraint
+        return []
     if jm.nq == 2:                                           # continuous joint: q = (cos, sin)
         return [(nm, jm.idx_q, jm.idx_q + 2, "(cos, sin) pair")]
     return []
@@ -259,6 +264,14 @@ def from_pinocchio(model, *, bound_mass: float = 0.0, bound_inertia: float = 0.0
             Ra = frame_with_z(_joint_axis(model, data, i, kind))
             joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P @ Ra,
                                 child_frame=Ra, name=name))
+        elif kind == "universal":                           # R = Rot(axis1, q1) Rot(axis2, q2), as ours
+            ju = model.joints[i].extract()
+            axes = np.array([np.asarray(ju.axis1, float).ravel(), np.asarray(ju.axis2, float).ravel()])
+            if not np.isfinite(axes).all() or np.abs(np.linalg.norm(axes, axis=1) - 1.0).max() > 1e-9:
+                raise ModelError(f"{where}: joint {name!r} (JointModelUniversal) has axes {axes.tolist()}; "
+                                 "Pinocchio needs two unit axes (it does not normalise them), give unit vectors")
+            joints.append(Joint(kind, parent_point=t - lever_parent, child_point=-lever, parent_frame=P,
+                                child_frame=np.eye(3), axes=axes, name=name))
         elif kind == "planar":                              # constrained v_z, w_x, w_y; free v_x, v_y, w_z
             joints.append(Joint("custom", kind="spatial", parent_point=t - lever_parent, child_point=-lever,
                                 parent_frame=P, child_frame=np.eye(3), Phi=_PLANAR_PHI, Psi=_PLANAR_PSI,
@@ -620,6 +633,8 @@ def _speed_maps(robot: RobotSystem, data):
             T.append(B)
         elif kind == "spherical":                        # R_q = P^T (liMi rotation): the joint's own rotation
             T.append(robot.pin_placements[i - 1].T @ np.array(data.liMi[i].rotation))
+        elif kind == "universal":                        # v = (qdot_1, qdot_2) in both
+            T.append(np.eye(2))
         else:
             T.append(np.eye(1))
     return T
@@ -1111,7 +1126,7 @@ class RobotTrajectory:
 
 
 def _rate_plan(robot: RobotSystem):
-    """(q indices, v indices) of the joints whose qdot is v (bounded revolute, prismatic), and
+    """(q indices, v indices) of the joints whose qdot is v (bounded revolute, prismatic, universal), and
     (kind, idx_q, idx_v) of the others, once per robot."""
     plan = robot.__dict__.get("_rate_plan")
     if plan is None:
@@ -1122,6 +1137,9 @@ def _rate_plan(robot: RobotSystem):
             if kind in ("revolute", "prismatic") and jm.nq == 1:
                 sq.append(jm.idx_q)
                 sv.append(jm.idx_v)
+            elif kind == "universal":                          # qdot = v, two angles
+                sq += [jm.idx_q, jm.idx_q + 1]
+                sv += [jm.idx_v, jm.idx_v + 1]
             else:
                 special.append(("continuous" if kind == "revolute" else kind, jm.idx_q, jm.idx_v))
         plan = (np.array(sq, np.int64), np.array(sv, np.int64), tuple(special),
@@ -1137,7 +1155,7 @@ def _quat_rate(e, w):
 
 
 def configuration_rate(robot: RobotSystem, q, v) -> np.ndarray:
-    """qdot for Pinocchio's (q, v): v for revolute and prismatic joints; for a free-flyer R v_lin and the
+    """qdot for Pinocchio's (q, v): v for revolute, prismatic and universal joints; for a free-flyer R v_lin and the
     quaternion rate (1/2) e (omega, 0) with omega in the child frame; the same quaternion rate for a
     spherical joint; (-sin, cos) omega for a continuous joint's (cos, sin) pair; a planar joint's (x, y)
     rotated by its angle and its (cos, sin) pair as a continuous joint's.  The first-order
@@ -1318,7 +1336,8 @@ def to_mjcf(robot: RobotSystem) -> str:
     joints (hinge, slide, ball, free) and gravity, contacts off, no damping or armature, so that
     ``mujoco.mj_forward`` gives the same accelerations as :func:`forward_dynamics` (MuJoCo is a peer for
     the benchmark and the tests, not a dependency).  Bodies and joints are named ``b<k>`` and ``j<k>``
-    for body k.  Planar joints and free-flyers below the root have no MuJoCo counterpart and are refused.
+    for body k.  Planar and universal joints and free-flyers below the root have no MuJoCo counterpart and
+    are refused.
 
     Examples
     --------
@@ -1331,8 +1350,8 @@ def to_mjcf(robot: RobotSystem) -> str:
     robot = _robot(robot, where)
     model = robot.pin_model
     for k, kind in enumerate(robot.pin_kinds):
-        if kind == "planar" or (kind == "free" and robot.parents[k] >= 0):
-            what = "planar joint" if kind == "planar" else "free-flyer below another body"
+        if kind in ("planar", "universal") or (kind == "free" and robot.parents[k] >= 0):
+            what = f"{kind} joint" if kind != "free" else "free-flyer below another body"
             raise ModelError(f"{where}: joint {model.names[k + 1]!r} is a {what}, "
                              "which MuJoCo has no counterpart for; convert a robot with revolute, prismatic, "
                              "spherical joints and free-flyers on the ground only")

@@ -17,11 +17,24 @@ child's joint point p = r_k + R_k s'_k^P and written in world axes, is
 A joint type is two sets of rows acting on the twist in joint-frame axes:
 the constrained rows Phi (D&G eq. 1: Phi w = 0) and the free rows Psi, whose
 values are the joint speeds qdot_k (the driving constraint of D&G eq. 59,
-Q_kd ydot_j + G_kd ydot_k = qdot_k with nu_kd = 0).  A block that is constrained
+Q_kd ydot_j + G_kd ydot_k = qdot_k with nu_kd = 0).  The rows act in the parent
+joint frame, which rides on the parent; the universal joint's angular rows act
+in the frame of its cross (see below).  A block that is constrained
 completely (all of v_rel, as in a revolute or spherical joint, or all of
 omega_rel, as in a prismatic joint) is written in world axes, as in Haug (1989)
 and in D&G eq. (18); this reproduces the paper's Q_k and G_k of §3.1.1 and §3.2.1
 entry by entry.
+
+The universal (Hooke, Cardan) joint, type ``"universal"``, has two orthogonal
+unit axes ``axes = (a1, a2)``: a1 fixed in the parent joint frame, a2 fixed in
+the child joint frame, both in the components of the joint frame at q = 0, where
+the two joint frames coincide (default a1 = x, a2 = y).  The child joint frame
+in the parent joint frame is R_q = Rot(a1, q1) Rot(a2, q2), Pinocchio's
+``JointModelUniversal``.  With u = a1 and v = a2 in world axes, the rows act in
+the frame of the cross, axes (u, v, n = u x v): the joint point is pinned (three
+rows in world axes), n . omega_rel = 0 (the time derivative of -u . v = 0), and
+the joint speeds are qdot_1 = u . omega_rel and qdot_2 = v . omega_rel.  The cross
+turns with the parent plus qdot_1 about u, which gamma_k accounts for.
 
 Examples
 --------
@@ -48,7 +61,7 @@ from . import _check
 from .bodies import KINDS, ndim, npos, nvel, rotation
 from .spatial import (elementary_rotation, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew,
                       unit_euler)
-from .errors import ConstraintRankError, ModelError
+from .errors import ConstraintRankError, ConstraintViolationError, ModelError
 
 __all__ = ["Joint", "JointTerms", "JOINT_TYPES", "evaluate", "joint_pose", "nq", "ndof",
            "random_joint_position", "position_residual", "Phi"]
@@ -65,6 +78,7 @@ JOINT_TYPES = {
     "revolute":    ("spatial", _ALL, [0, 1], [], [2], 1),
     "prismatic":   ("spatial", [0, 1], _ALL, [2], [], 1),
     "spherical":   ("spatial", _ALL, [], [], [0, 1, 2], 4),
+    "universal":   ("spatial", _ALL, [2], [], [0, 1], 2),   # angular rows in the cross frame (u, v, n)
     "free":        ("spatial", [], [], [0, 1, 2], [0, 1, 2], 7),
 }
 
@@ -81,6 +95,19 @@ class Joint:
     ``type`` is a key of :data:`JOINT_TYPES` or ``"custom"``; a custom joint
     gives its constrained rows ``Phi`` and free rows ``Psi`` (joint-frame
     twist components, linear first) itself, for the kind ``kind``.
+    ``axes`` (only for ``"universal"``): the two orthogonal axes (a1, a2), a1 fixed in the
+    parent joint frame, a2 in the child joint frame, in joint-frame components at q = 0
+    (default ((1, 0, 0), (0, 1, 0))); stored as unit vectors.
+
+    Examples
+    --------
+    >>> Joint("universal", axes=[(0, 0, 2.0), (1.0, 0, 0)]).axes
+    array([[0., 0., 1.],
+           [1., 0., 0.]])
+    >>> Joint("universal", axes=[(1.0, 0, 0), (1.0, 1.0, 0)], name="cardan")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: joint 'cardan': axes a1 and a2 of a universal joint must be orthogonal; the angle between them is 45 deg; give a2 perpendicular to a1
     """
 
     type: str
@@ -92,6 +119,7 @@ class Joint:
     Phi: object = None
     Psi: object = None
     kind: str = ""
+    axes: object = None
     _rows: tuple = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -126,6 +154,7 @@ class Joint:
             if kind != "point2" and np.linalg.det(v) < 0:
                 raise ModelError(f"{where}: {name} is a reflection; a rotating body needs a proper rotation")
             object.__setattr__(self, name, v)
+        object.__setattr__(self, "axes", _axes(self.type, self.axes, where))
         object.__setattr__(self, "_rows", _rows(self, kind, where))
 
     @property
@@ -144,6 +173,57 @@ class Joint:
         if self.type == "custom":
             raise ModelError(f"joint {self.name!r}: a custom joint has no position kinematics")
         return JOINT_TYPES[self.type][5]
+
+
+def _axes(jtype: str, axes, where: str):
+    """The unit axes (a1, a2) of a universal joint as a 2x3 array; None for every other type."""
+    if jtype != "universal":
+        if axes is not None:
+            raise ModelError(f"{where}: axes= is only for a universal joint; a {jtype} joint is oriented by "
+                             "parent_frame and child_frame")
+        return None
+    a = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]) if axes is None else _check._array(axes, "axes", where)
+    if a.shape != (2, 3) or not np.all(np.isfinite(a)):
+        raise ModelError(f"{where}: axes must be two finite 3-vectors (a1 in the parent joint frame, a2 in the "
+                         f"child joint frame), got {axes!r}")
+    n = np.linalg.norm(a, axis=1)
+    if not np.all(n > 1e-12):
+        raise ModelError(f"{where}: axis a{int(np.argmin(n)) + 1} of a universal joint is the zero vector; "
+                         "give two non-zero orthogonal axes")
+    a = a / n[:, None]
+    if abs(a[0] @ a[1]) > 1e-9:
+        deg = np.degrees(np.arccos(np.clip(abs(a[0] @ a[1]), 0.0, 1.0)))
+        raise ModelError(f"{where}: axes a1 and a2 of a universal joint must be orthogonal; the angle between "
+                         f"them is {deg:.4g} deg; give a2 perpendicular to a1")
+    a.setflags(write=False)
+    return a
+
+
+def _axis_rotation(a, angle) -> np.ndarray:
+    """Rot(a, angle) for a unit axis a."""
+    return euler_params_to_matrix(np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * a]), check=False)
+
+
+def _row_frame(joint: Joint, R_J, R_k, w_j, w_rel):
+    """(R_F, omega_F): the frame the joint's rows act in, in world axes, and its angular velocity.
+
+    The parent joint frame R_J, turning with the parent (omega_j), for every type but the
+    universal joint, whose rows act in the frame of its cross: axes u = R_J a1, v, n = u x v
+    (a2 on the child, made exactly orthogonal to u), turning with the parent plus
+    qdot_1 = u . omega_rel about u.
+    """
+    if joint.type != "universal":
+        return R_J, w_j
+    u = R_J @ joint.axes[0]
+    n = np.cross(u, R_k @ joint.child_frame @ joint.axes[1])
+    size = np.linalg.norm(n)
+    if not size > 1e-6:                   # the axes are parallel: the state breaks the joint by 90 degrees
+        raise ConstraintViolationError(
+            f"joint {joint.name!r} (universal): its axes a1 (parent) and a2 (child) are parallel in this "
+            "state, so the cross is undefined; give a state that satisfies the joint (a1 normal to a2), "
+            "e.g. from models.state_from_joints")
+    n /= size
+    return np.column_stack([u, np.cross(n, u), n]), w_j + u * (u @ w_rel)
 
 
 def _rows(joint: Joint, kind: str, where: str):
@@ -333,7 +413,9 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         pdot = v_k + np.cross(w_k, a_k)
         w = np.concatenate([pdot - v_j - np.cross(w_j, p - r_j), w_k - w_j])
         kappa = np.concatenate([np.cross(w_k, np.cross(w_k, a_k)) - np.cross(w_j, pdot - v_j), np.zeros(3)])
-        rho = np.concatenate([-np.cross(w_j, w[:3]), -np.cross(w_j, w[3:])])
+    if kind == "spatial":
+        R_J, w_F = _row_frame(joint, R_J, R_k, w_j, w[3:])
+        rho = np.concatenate([-np.cross(w_F, w[:3]), -np.cross(w_F, w[3:])])
     T_J = np.eye(dtw)
     T_J[:nl, :nl] = R_J.T
     if kind == "spatial":
@@ -370,6 +452,8 @@ def _relative_motion(joint: Joint, q: np.ndarray):
         return np.eye(3), np.array([0, 0, q[0]], float)
     if t == "spherical":
         return euler_params_to_matrix(q[:4] / np.linalg.norm(q[:4]), check=False), np.zeros(3)
+    if t == "universal":                                      # Rot(a1, q1) Rot(a2, q2)
+        return _axis_rotation(joint.axes[0], q[0]) @ _axis_rotation(joint.axes[1], q[1]), np.zeros(3)
     if t == "free":
         return euler_params_to_matrix(q[3:7] / np.linalg.norm(q[3:7]), check=False), np.array(q[:3], float)
     raise ModelError(f"joint {joint.name!r}: type {t!r} has no position kinematics")
@@ -428,8 +512,9 @@ def position_residual(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) 
     relative position of the joint points (metres), then, for constrained
     rotations, the misalignment of the child joint frame (the constrained
     entries of R_rel - I for a fully locked rotation, of z_child - z_parent for
-    a spatial revolute or prismatic axis; the wrapped relative angle in the
-    plane).  A custom joint has no position kinematics: an empty array.
+    a spatial revolute or prismatic axis, a1 . a2 for a universal joint; the
+    wrapped relative angle in the plane).  A custom joint has no position
+    kinematics: an empty array.
 
     Examples
     --------
@@ -466,7 +551,9 @@ def _position_residual(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     d = R_J.T @ sep
     _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
     out = [d if lc == _ALL else d[list(lc)]]
-    if kind != "point2" and ac:
+    if joint.type == "universal":                            # a1 . a2 after the motion: 0
+        out.append([joint.axes[0] @ R_rel @ joint.axes[1]])
+    elif kind != "point2" and ac:
         if kind == "planar":
             out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
         elif ac == _ALL:
@@ -484,7 +571,8 @@ def Phi(joint: Joint, kind: str, y_j, y_k, *, check: bool = True) -> np.ndarray:
     Rows of G_k in global axes (a pin's two or three position rows, a locked rotation) get
     global components: the joint points' separation, the small-angle vector of the relative
     rotation; rows in the parent joint frame (a slider's off-axis directions, a hinge's tilt)
-    get joint-frame components.  A custom joint has no position kinematics: an empty array.
+    get joint-frame components; a universal joint's cross row gets -u . v (its two axes in global
+    components).  A custom joint has no position kinematics: an empty array.
     :func:`position_residual` gives the same violation in joint-frame components only.
 
     Examples
@@ -508,7 +596,9 @@ def _Phi(joint: Joint, kind: str, y_j, y_k) -> np.ndarray:
     R_J, sep, R_rel = _relative_pose(joint, kind, y_j, y_k)
     _, lc, ac, _, _, _ = JOINT_TYPES[joint.type]
     out = [sep if lc == _ALL else (R_J.T @ sep)[list(lc)]]
-    if kind != "point2" and ac:
+    if joint.type == "universal":                            # -u . v, whose rate is n . omega_rel
+        out.append([-(joint.axes[0] @ R_rel @ joint.axes[1])])
+    elif kind != "point2" and ac:
         if kind == "planar":
             out.append([np.arctan2(R_rel[1, 0], R_rel[0, 0])])
         elif ac == _ALL:
@@ -544,4 +634,6 @@ def random_joint_position(joint: Joint, rng: np.random.Generator, scale: float =
         return np.array([*(scale * rng.uniform(-0.5, 0.5, 2)), rng.uniform(-np.pi, np.pi)])
     if t in ("revolute", "revolute2d"):
         return np.array([rng.uniform(-np.pi, np.pi)])
+    if t == "universal":
+        return rng.uniform(-np.pi, np.pi, 2)
     return np.array([scale * rng.uniform(-0.5, 0.5)])

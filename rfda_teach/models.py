@@ -5,7 +5,8 @@
   pinned to it (D&G eq. 18-25, 47-48).
 * :func:`figure1_tree` - Fig. 1: a 13-node tree whose node 2 has descendants
   4, 5, 7, 10, 11, 12 (footnote 6).
-* :func:`random_tree` and :func:`chain` - random and serial trees.
+* :func:`random_tree` and :func:`chain` - random and serial trees;
+  :func:`universal_chain` - a random chain on universal joints.
 * :func:`random_state` and :func:`state_from_joints` - states consistent with
   every joint (positions by joint kinematics, velocities by D&G eq. 61).
 
@@ -31,7 +32,7 @@ from .joints import Joint, evaluate, joint_pose, random_joint_position
 from .system import State, System
 
 __all__ = ["featherstone_sliders", "planar_revolute_pair", "figure1_tree", "FIGURE1_PARENTS", "random_tree",
-           "chain", "random_state", "state_from_joints"]
+           "chain", "universal_chain", "random_state", "state_from_joints"]
 
 from .spatial import G0  # noqa: E402  (re-exported: models.G0)
 from .spatial import planar_rotation, rotate_inertia  # noqa: E402
@@ -208,6 +209,34 @@ def chain(n: int, kind: str = "planar", *, gravity=None) -> System:
             raise ModelError(f"chain: kind={kind!r}; use 'planar' or 'spatial'")
     g = gravity if gravity is not None else ((0.0, -G0) if kind == "planar" else (0.0, 0.0, -G0))
     return System(tuple(range(-1, n - 1)), tuple(bodies), tuple(joints), g, name=f"{kind} chain n={n}")
+
+
+def universal_chain(n: int = 3, seed=None, *, gravity=None) -> System:
+    """A random serial chain of n spatial bodies on universal joints (the first to the ground).
+
+    Each joint has random joint points, joint frames and two random orthogonal axes (a1 in the
+    parent joint frame, a2 in the child joint frame, :class:`~rfda_teach.joints.Joint`); masses
+    and inertias as in :func:`random_tree`.  Its own random stream: :func:`random_tree` is unchanged.
+
+    Examples
+    --------
+    >>> sys = universal_chain(3, seed=0)
+    >>> [jt.type for jt in sys.joints], sys.n_dof
+    (['universal', 'universal', 'universal'], 6)
+    """
+    where = "models.universal_chain"
+    n = _check.positive_int(n, "n (the number of bodies)", where=where, maximum=MAX_BODIES)
+    rng = np.random.default_rng(_check.seed(seed, where=where))
+    bodies, joints = [], []
+    for i in range(n):
+        bodies.append(_random_body(rng, "spatial", i))
+        A = _random_rotation(rng, 3)
+        joints.append(Joint("universal", parent_point=rng.uniform(-0.5, 0.5, 3),
+                            child_point=rng.uniform(-0.5, 0.5, 3), parent_frame=_random_rotation(rng, 3),
+                            child_frame=_random_rotation(rng, 3), axes=(A[:, 0], A[:, 1]), name=f"joint {i}"))
+    g = gravity if gravity is not None else (0.0, 0.0, -G0)
+    return System(tuple(range(-1, n - 1)), tuple(bodies), tuple(joints), g,
+                  name=f"universal chain n={n} seed={seed}")
 
 
 def _per_joint(system: System, x, what: str, where: str, size, noun: str) -> list:

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st_
 
 from rfda_teach import fastpath, models, rfda
+from rfda_teach.system import System
 from rfda_teach.errors import ModelError
 
 from conftest import rel
@@ -21,6 +22,12 @@ def test_fast_path_equals_readable_featherstone(n, seed):
     ref = rfda.forward_dynamics(sys_, s, form="featherstone", tau=tau)
     assert rel(fastpath.forward_dynamics(fm, s.y, s.yd, tau), ref.ydd) < 1e-10
     assert rel(fastpath.joint_accelerations(fm, s.y, s.yd, tau), ref.qdd) < 1e-10
+
+
+def test_fast_path_refuses_universal_joints_by_name():
+    with pytest.raises(ModelError, match=r"joint 1 \('joint 0'\) .* universal joint.*form='featherstone'"):
+        fastpath.compile_model(System((-1, 0), models.chain(1, "spatial").bodies + models.universal_chain(1).bodies,
+                                      models.chain(1, "spatial").joints + models.universal_chain(1).joints))
 
 
 def test_fast_path_refuses_planar_systems():

@@ -293,7 +293,6 @@ def test_planar_urdf_joint_with_a_normal_other_than_z_is_refused(tmp_path):
     (lambda pin: pin.JointModelHZ(0.1), "JointModelHZ"),
     (lambda pin: pin.JointModelHelicalUnaligned(np.array([0, 0.6, 0.8]), 0.1), "JointModelHelicalUnaligned"),
     (lambda pin: pin.JointModelEllipsoid(0.1, 0.2, 0.3), "JointModelEllipsoid"),
-    (lambda pin: pin.JointModelUniversal(np.array([1.0, 0, 0]), np.array([0, 1.0, 0])), "JointModelUniversal"),
 ])
 def test_other_pinocchio_joints_are_refused_by_name(make, joint):
     try:
@@ -828,3 +827,52 @@ def test_a_robot_trajectory_prints_one_line_of_sizes():
     assert "\n" not in line and len(line) < 200
     assert line == (f"RobotTrajectory: 3 samples, t = 0 … 0.02 s, q (3, 6), v (3, 6); {traj.nfev} right-hand-side "
                     "evaluations")
+
+
+def _universal_robot():
+    """A free-flyer, two universal joints (random orthogonal axes) and a hinge, built in Pinocchio."""
+    model = pin.Model()
+    rng = np.random.default_rng(3)
+
+    def inertia():
+        s1, s2, s3 = rng.uniform(0.05, 1.0, 3)
+        R = pin.rpy.rpyToMatrix(*rng.normal(size=3))
+        return pin.Inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, R @ np.diag([s2 + s3, s1 + s3, s1 + s2]) @ R.T)
+
+    def placement():
+        return pin.SE3(pin.rpy.rpyToMatrix(*rng.normal(size=3)), rng.normal(size=3) * 0.3)
+
+    def cardan():
+        A = pin.rpy.rpyToMatrix(*rng.normal(size=3))
+        return pin.JointModelUniversal(A[:, 0], A[:, 1])
+
+    parent = 0
+    for name, jm in (("root", pin.JointModelFreeFlyer()), ("cardan 1", cardan()), ("cardan 2", cardan()),
+                     ("hinge", pin.JointModelRevoluteUnaligned(np.array([0.6, 0.0, 0.8])))):
+        parent = model.addJoint(parent if name != "cardan 2" else 1, jm, placement(), name)   # a tree: 2 on 1
+        model.appendBodyToJoint(parent, inertia(), pin.SE3.Identity())
+    return interop.from_pinocchio(model)
+
+
+def test_universal_joints_against_aba_and_crba():
+    """JointModelUniversal (R = Rot(axis1, q1) Rot(axis2, q2), v = qdot) is the package's "universal" joint."""
+    robot = _universal_robot()
+    model, data = robot.pin_model, robot.pin_model.createData()
+    assert robot.pin_kinds == ("free", "universal", "universal", "revolute")
+    assert [jt.type for jt in robot.joints][1:3] == ["universal", "universal"] and robot.n_dof == model.nv
+    from rfda_teach import jointspace as js
+    from rfda_teach.system import terms
+    for seed in range(3):
+        q, v, tau = interop.random_state(robot, seed=seed)
+        a_ref = pin.aba(model, data, q, v, tau)
+        for form in ("lubich", "featherstone", "dense"):
+            assert rel(interop.forward_dynamics(robot, q, v, tau, form=form), a_ref) < 1e-9, form
+        st, S, qdd = js.pinocchio_maps(robot, q, v, a_ref)
+        assert rel(S.T @ js.mass_matrix(robot, terms(robot, st)) @ S, pin.crba(model, data, q)) < 1e-9
+        h = 1e-6
+        fd = (pin.integrate(model, q, h * v) - pin.integrate(model, q, -h * v)) / (2 * h)
+        assert np.allclose(interop.configuration_rate(robot, q, v), fd, atol=1e-8)
+    with pytest.raises(ModelError, match="joint 1 \\('cardan 1'\\) .* universal joint"):
+        interop.forward_dynamics(robot, q, v, tau, form="fast")
+    with pytest.raises(ModelError, match="joint 'cardan 1' is a universal joint, which MuJoCo has no counterpart"):
+        interop.to_mjcf(robot)

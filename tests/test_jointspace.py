@@ -264,3 +264,17 @@ def test_a_result_prints_one_line_of_sizes():
     assert line == f"JointSpaceResult: {n} DOF, qdd ({n},), M_q {n} x {n}, C ({n},)"
     qdd, M, C = res                                   # still a tuple
     assert M.shape == (n, n)
+
+
+def test_universal_joints_crba_cholesky_agrees_with_rfda_and_dae():
+    u = models.universal_chain(5, seed=3)
+    sys_ = System((-1, 0, 1, 1, 3), u.bodies, u.joints, u.gravity, name="universal tree")
+    for seed in range(3):
+        q, qd, tau, st = joint_state(sys_, seed, speed=2.0)
+        qdd = js.forward_dynamics(sys_, q, qd, tau)
+        for form in rfda.FORMS:
+            assert rel(qdd, rfda.forward_dynamics(sys_, st, form=form, tau=tau).qdd) < 1e-9, form
+        tr = terms(sys_, st, tau=tau)
+        assert rel(qdd, rfda.joint_accelerations(sys_, tr, dae.solve(sys_, tr).ydd)) < 1e-9
+        assert rel(js.rnea(sys_, q, qd, qdd), tau) < 1e-9
+    assert js.neutral_q(sys_).shape == (10,) and not js.neutral_q(sys_).any()      # two angles per joint

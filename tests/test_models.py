@@ -10,7 +10,7 @@ from rfda_teach.system import terms
     lambda: models.featherstone_sliders(), lambda: models.planar_revolute_pair(),
     lambda: models.figure1_tree(), lambda: models.figure1_tree("spatial"),
     lambda: models.random_tree(12, "planar", seed=1), lambda: models.random_tree(12, "spatial", seed=2),
-    lambda: models.chain(5, "spatial")])
+    lambda: models.chain(5, "spatial"), lambda: models.universal_chain(4, seed=3)])
 def test_random_state_satisfies_every_joint(make):
     sys_ = make()
     s = models.random_state(sys_, seed=11)
@@ -22,7 +22,7 @@ def test_random_state_satisfies_every_joint(make):
     # positions: joint points coincide (revolute/spherical) for every joint with a fully constrained point
     from rfda_teach.bodies import rotation
     for k, joint in enumerate(sys_.joints):
-        if joint.type in ("revolute", "revolute2d", "spherical"):
+        if joint.type in ("revolute", "revolute2d", "spherical", "universal"):
             j = sys_.parents[k]
             yk = s.y[sys_.pos_slices[k]]
             nl = len(joint.child_point)
@@ -108,3 +108,10 @@ def test_chain_and_random_tree_refuse_bad_sizes(n):
         models.chain(n)
     with pytest.raises(ModelError, match="number of bodies"):
         models.random_tree(n)
+
+
+def test_universal_chain_is_reproducible_and_leaves_random_tree_alone():
+    a, b = models.universal_chain(3, seed=5), models.universal_chain(3, seed=5)
+    assert all(np.array_equal(x.axes, y.axes) for x, y in zip(a.joints, b.joints))
+    assert {jt.type for jt in a.joints} == {"universal"} and a.n_dof == 6
+    assert "universal" not in {jt.type for jt in models.random_tree(40, kind="spatial", seed=0).joints}

@@ -143,3 +143,26 @@ def test_forces_that_overflow_in_the_sweep_raise_ill_conditioned_error(form):
     st = models.random_state(s, seed=0)
     with pytest.raises(IllConditionedError, match="rescale the model"):
         rfda.forward_dynamics(s, st, f_ext=np.full(s.n_vel, 1e308), form=form)
+
+
+def _universal_tree():
+    """Six bodies on universal joints as a tree (two branches at bodies 0 and 1), plus a random spatial tree
+    beside it (a forest with revolute, prismatic, spherical and free joints too)."""
+    from rfda_teach.system import System
+    u = models.universal_chain(6, seed=8)
+    r = models.random_tree(4, kind="spatial", seed=3)
+    parents = (-1, 0, 0, 1, 1, 2) + tuple(p + 6 if p >= 0 else -1 for p in r.parents)
+    return System(parents, u.bodies + r.bodies, u.joints + r.joints, u.gravity, name="universal tree")
+
+
+@pytest.mark.parametrize("seed, speed", [(0, 1.0), (1, 3.0), (2, 0.0)])
+def test_universal_joints_both_forms_equal_dense_eq7(seed, speed):
+    # D&G eq. (7) against eq. (9)-(10) and (11)-(12)
+    sys_ = _universal_tree()
+    s = models.random_state(sys_, seed=seed, speed=speed)
+    tau = np.random.default_rng(seed).normal(size=sys_.n_dof)
+    ref = dae.forward_dynamics(sys_, s, tau=tau)
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form, tau=tau)
+        assert rel(r.ydd, ref.ydd) < 1e-9, form
+        assert rel(r.lam, ref.lam) < 1e-9, form

@@ -102,6 +102,25 @@ CASES: list = [
     Case("joints.Joint-custom-shape", lambda: Joint("custom", kind="planar", Phi=[[1, 0]]), ModelError, "Phi"),
     Case("joints.Joint-custom-nan", lambda: Joint("custom", kind="planar", Phi=[[np.nan, 0, 0]],
                                                   Psi=[[0, 1, 0], [0, 0, 1]]), ModelError, "Phi"),
+    Case("joints.Joint-universal-not-orthogonal", lambda: Joint("universal", axes=[(1, 0, 0), (1, 1, 0)],
+                                                                name="cardan"), ModelError,
+         r"joint 'cardan': axes a1 and a2 .* must be orthogonal; the angle between them is 45 deg"),
+    Case("joints.Joint-universal-zero", lambda: Joint("universal", axes=[(1, 0, 0), (0, 0, 0)], name="cardan"),
+         ModelError, r"joint 'cardan': axis a2 .* is the zero vector"),
+    Case("joints.Joint-universal-nan", lambda: Joint("universal", axes=[(1, 0, np.nan), (0, 1, 0)], name="cardan"),
+         ModelError, r"joint 'cardan': axes must be two finite 3-vectors"),
+    Case("joints.Joint-universal-shape", lambda: Joint("universal", axes=[1, 0, 0], name="cardan"), ModelError,
+         r"joint 'cardan': axes must be two finite 3-vectors"),
+    Case("joints.Joint-universal-str", lambda: Joint("universal", axes="xy", name="cardan"), ModelError,
+         r"joint 'cardan'.*axes"),
+    Case("joints.Joint-axes-not-universal", lambda: Joint("revolute", axes=[(1, 0, 0), (0, 1, 0)], name="hinge"),
+         ModelError, r"joint 'hinge': axes= is only for a universal joint"),
+    Case("joints.evaluate-universal-parallel-axes", lambda: joints.evaluate(
+        Joint("universal", name="cardan"), "spatial", None, None,
+        np.r_[0.0, 0, 0, np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)], np.zeros(6)), ModelError,
+         r"joint 'cardan' \(universal\): its axes .* are parallel"),
+    Case("joints.joint_pose-universal-q", lambda: joints.joint_pose(Joint("universal"), "spatial", None, [0.1]),
+         ModelError, r"needs 2 position variables"),
     Case("joints.evaluate-joint", lambda: joints.evaluate("revolute2d", "planar", None, None, np.zeros(3),
                                                           np.zeros(3)), ModelError, "joint must be a Joint"),
     Case("joints.evaluate-kind", lambda: joints.evaluate(Joint("revolute2d"), "spatial", None, None,
@@ -196,7 +215,7 @@ COVERED: list = ["tree.validate_parents", "tree.Topology", "bodies.Body", "bodie
                  "system.check_state", "system.terms", "system.check_consistency", "system.body_slices",
                  "system.check_terms", "bodies.unit_euler", "joints.Phi", "system.constraint_residuals",
                  "system.Terms", "dae.forward_dynamics", "dae.assemble", "dae.assemble_terms", "dae.solve",
-                 "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations"]
+                 "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations", "models.universal_chain"]
 EXEMPT: dict = {
     "joints.JointTerms": "a plain record (NamedTuple) returned by joints.evaluate; never built by users",
     "dae.DAEResult": "a result record returned by dae.forward_dynamics; never built by users",
@@ -232,6 +251,10 @@ CASES += [
     Case("dae.forward_dynamics-too-large", lambda: dae.forward_dynamics(models.chain(1100, "spatial"),
                                                                          models.random_state(models.chain(1100, "spatial"))),
          ModelError, r"dense 12100 x 12100 matrix .* use rfda.forward_dynamics"),
+    Case("models.universal_chain-n", lambda: models.universal_chain(0), ModelError, r"n \(the number of bodies\)"),
+    Case("models.universal_chain-seed", lambda: models.universal_chain(2, seed="x"), ModelError, r"seed"),
+    Case("models.universal_chain-gravity", lambda: models.universal_chain(2, gravity=(0.0, 0.0)), ModelError,
+         r"gravity"),
     Case("models.random_tree-n-huge", lambda: models.random_tree(10 ** 7), ModelError, r"give an integer <= 20000"),
 ]
 

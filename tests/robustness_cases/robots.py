@@ -42,6 +42,16 @@ def _planar_robot():
     return interop.from_pinocchio(model)
 
 
+@functools.lru_cache(maxsize=None)
+def _universal_model(axis2=(0.0, 1.0, 0.0)):
+    import pinocchio as pin
+    model = pin.Model()
+    j = model.addJoint(0, pin.JointModelUniversal(np.array([1.0, 0, 0]), np.array(axis2)), pin.SE3.Identity(),
+                       "cardan")
+    model.appendBodyToJoint(j, pin.Inertia(1.0, np.array([0.0, 0, -0.3]), np.eye(3) * 0.1), pin.SE3.Identity())
+    return model
+
+
 def _sim(**bad):
     q, v, _ = _state()
     args = dict(q0=q, v0=v, t_final=0.01)
@@ -286,6 +296,18 @@ CASES = [
     Case("fastpath.compile_model str", lambda: fastpath.compile_model("ur5"), ME, r"system must be a System, got str"),
     Case("fastpath.compile_model planar", lambda: fastpath.compile_model(models.figure1_tree()), ME,
          r"fast path handles spatial trees; system .* is planar"),
+    Case("fastpath.compile_model universal", lambda: fastpath.compile_model(models.universal_chain(2, seed=0)), ME,
+         r"joint 0 \('joint 0'\) .* is a universal joint, .*form='featherstone'"),
+    Case("interop.from_pinocchio universal not orthogonal",
+         lambda: interop.from_pinocchio(_universal_model((0.6, 0.8, 0.0))), ME,
+         r"joint 'cardan': axes a1 and a2 of a universal joint must be orthogonal"),
+    Case("interop.from_pinocchio universal not unit", lambda: interop.from_pinocchio(_universal_model((0.0, 2.0, 0.0))),
+         ME, r"joint 'cardan' \(JointModelUniversal\) has axes .* give unit vectors"),
+    Case("interop.to_mjcf universal", lambda: interop.to_mjcf(interop.from_pinocchio(_universal_model())), ME,
+         r"to_mjcf: joint 'cardan' is a universal joint, which MuJoCo has no counterpart for"),
+    Case("interop.forward_dynamics universal fast", lambda: interop.forward_dynamics(
+        interop.from_pinocchio(_universal_model()), np.zeros(2), np.zeros(2), np.zeros(2), form="fast"), ME,
+         r"joint 0 \('cardan'\) .* universal joint"),
     Case("fastpath.FastModel negative mass", lambda: _replace_fm(mass=-np.ones(3)), ME,
          r"mass .* is not positive at bodies \[0, 1, 2\]"),
     Case("fastpath.FastModel reversed parents", lambda: _replace_fm(parents=np.array([1, 2, -1])), ME,
