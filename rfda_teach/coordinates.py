@@ -36,7 +36,7 @@ import scipy.linalg
 
 from . import _check, count
 from .errors import ConstraintRankError, ModelError
-from .system import System, terms
+from .system import System, require_tree, terms
 
 __all__ = ["appendix_a", "null_space_E_D", "condition_1", "condition_2", "ConditionCheck", "method_1",
            "method_2", "S_a", "appendix_b", "TwoNode", "two_node", "NodeCoordinates", "rfda_coordinates",
@@ -557,8 +557,8 @@ class NodeCoordinates:
 
 
 def _system_arg(system, where: str) -> System:
-    return _check.instance(system, System, "system", where=where,
-                           hint="build one with rfda_teach.models or rfda_teach.system.System")
+    return require_tree(_check.instance(system, System, "system", where=where,
+                                        hint="build one with rfda_teach.models or rfda_teach.system.System"), where)
 
 
 def _node(system: System, j, what: str, where: str) -> int:

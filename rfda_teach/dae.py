@@ -11,7 +11,10 @@ is one linear system in (yddot, lam),
     [ C   0   ] [ lam ] = [gamma],
 
 where M = diag(M_0, ..., M_n) and row block k of C holds G_k in the columns of
-body k and Q_k in the columns of its parent.  Every recursive result in this
+body k and Q_k in the columns of its parent.  The cut joints of a closed system
+(``system.cuts``, :class:`rfda_teach.system.Cut`) add their rows C_x yddot = gamma_x
+below the tree's, G in the columns of the cut's child and Q in those of its parent,
+with their multipliers after the joints' in lam.  Every recursive result in this
 package is checked against :func:`forward_dynamics` here.
 
 Examples
@@ -39,7 +42,7 @@ from . import _check
 from .errors import ConstraintRankError, IllConditionedError, ModelError
 from .system import System, Terms, check_terms, terms
 
-__all__ = ["DAEResult", "assemble", "assemble_terms", "forward_dynamics", "solve"]
+__all__ = ["DAEResult", "assemble", "assemble_terms", "cut_rows", "forward_dynamics", "solve"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,7 +115,7 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     ((6, 6), (6,))
     """
     check_terms(system, tr, "dae.assemble_terms")
-    nv, nc = system.n_vel, system.n_constraints
+    nv, nc = system.n_vel, system.n_constraints + system.n_cut_constraints
     if nv + nc > MAX_DENSE:
         raise ModelError(f"system {system.name!r}: eq. (7) would be a dense {nv + nc} x {nv + nc} matrix "
                          f"({(nv + nc) ** 2 * 8 / 1e9:.1f} GB), over the {MAX_DENSE} rows the dense reference "
@@ -130,8 +133,11 @@ def assemble_terms(system: System, tr: Terms, extra=None):
         if j >= 0:
             K[rows, vs[j]] = jt.Q
         rhs[rows] = jt.gamma
+    if system.cuts:                                            # rows C_x yddot = gamma_x of the cut joints
+        n_tree = system.n_constraints
+        K[nv + n_tree:, :nv], rhs[nv + n_tree:] = _cut_rows(system, tr)
     K[:nv, nv:] = K[nv:, :nv].T                                # G_j^T lam_j and Q_k^T lam_k
-    if extra is not None:                                      # rows C_x ydd = gamma_x of cut joints
+    if extra is not None:                                      # rows C_x ydd = gamma_x given by hand
         C_x, g_x = _extra(extra, nv)
         k = C_x.shape[0]
         K2 = np.zeros((nv + nc + k, nv + nc + k))
@@ -142,15 +148,50 @@ def assemble_terms(system: System, tr: Terms, extra=None):
     return K, rhs
 
 
+def cut_rows(system: System, tr: Terms) -> tuple:
+    """(C_x, gamma_x): the rows C_x yddot = gamma_x of the cut joints, full width (n_vel columns), as
+    :func:`assemble_terms` appends them to D&G eq. (7).
+
+    Cut joint c writes the rows its joint would write between a child and its parent (D&G eq. 3):
+    G in the columns of ``cut.child``, Q in those of ``cut.parent``, none for the ground.  Empty
+    (0 rows) for a tree.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> from rfda_teach.system import terms
+    >>> sys = models.chain(2); C_x, gamma_x = cut_rows(sys, terms(sys, models.random_state(sys, seed=0)))
+    >>> C_x.shape, gamma_x.shape
+    ((0, 6), (0,))
+    """
+    check_terms(system, tr, "dae.cut_rows")
+    return _cut_rows(system, tr)
+
+
+def _cut_rows(system: System, tr: Terms) -> tuple:
+    vs, n0 = system.vel_slices, system.n_constraints
+    C_x = np.zeros((system.n_cut_constraints, system.n_vel))
+    gamma_x = np.zeros(system.n_cut_constraints)
+    for cut, cs, tc in zip(system.cuts, system.cut_slices, tr.cut):
+        rows = slice(cs.start - n0, cs.stop - n0)
+        if cut.child >= 0:
+            C_x[rows, vs[cut.child]] += tc.G                   # D&G eq. (3) for the cut joint
+        if cut.parent >= 0:
+            C_x[rows, vs[cut.parent]] += tc.Q
+        gamma_x[rows] = tc.gamma
+    return C_x, gamma_x
+
+
 def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, extra=None,
                      check: bool = True) -> DAEResult:
     """Solve D&G eq. (7) densely for (yddot, lam); O(n^3) by LU/LDL^T factorisation.
 
-    ``extra`` = (C_x, gamma_x) appends constraint rows C_x yddot = gamma_x (cut joints of closed
-    loops); their multipliers follow the joints' in ``lam``.  Rows that depend on others (a
-    constraint Jacobian without full row rank) raise ConstraintRankError naming them.  With
-    ``check`` (default) the state must satisfy every joint
-    (:func:`rfda_teach.system.check_consistency`).
+    The cut joints of ``system.cuts`` append their rows C_x yddot = gamma_x (closed loops); their
+    multipliers follow the joints' in ``lam``.  ``extra`` = (C_x, gamma_x) is a compatibility path for
+    rows built by hand: they are appended after the cuts' rows (and their multipliers after the
+    cuts').  Rows that depend on others (a constraint Jacobian without full row rank) raise
+    ConstraintRankError naming them.  With ``check`` (default) the state must satisfy every joint and
+    every cut joint (:func:`rfda_teach.system.check_consistency`).
 
 
     Examples
@@ -159,6 +200,25 @@ def forward_dynamics(system: System, state, t: float = 0.0, *, tau=None, f_ext=N
     >>> sys = models.figure1_tree(); res = dae.forward_dynamics(sys, models.random_state(sys, seed=0))
     >>> res.ydd.shape, res.lam.shape
     ((39,), (26,))
+
+    A closed loop, the slider-crank: crank (body 0) and connecting rod (body 1) hang from the origin,
+    the slider (body 2) runs on a ground rail along x; a cut revolute joint pins the rod's far end to
+    the slider (a model holds its cut joints; see :class:`rfda_teach.system.Cut`).
+
+    >>> from rfda_teach.bodies import Body
+    >>> from rfda_teach.joints import Joint
+    >>> from rfda_teach.system import Cut, System
+    >>> sc = System((-1, 0, -1), (Body("planar", 1.0, 1 / 12), Body("planar", 2.0, 8 / 12), Body("planar", 0.5, 0.01)),
+    ...             (Joint("revolute2d", child_point=[-0.5, 0.0]),
+    ...              Joint("revolute2d", parent_point=[0.5, 0.0], child_point=[-1.0, 0.0]), Joint("prismatic2d")),
+    ...             (0.0, -9.81), cuts=(Cut(1, 2, Joint("revolute2d", parent_point=[1.0, 0.0])),))
+    >>> th = np.pi / 3; phi = -np.arcsin(np.sin(th) / 2)     # crank and rod angles that close the loop
+    >>> st = models.state_from_joints(sc, [[th], [phi - th], [np.cos(th) + 2 * np.cos(phi)]], [[0.0]] * 3)
+    >>> res = dae.forward_dynamics(sc, st)
+    >>> res.lam.shape                                # 2 + 2 + 2 tree joint rows, then 2 cut rows
+    (8,)
+    >>> np.round(res.ydd[6:], 6) + 0.0               # the slider accelerates along its rail only
+    array([2.654299, 0.      , 0.      ])
     """
     return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), extra)
 
@@ -177,7 +237,7 @@ def solve(system: System, tr: Terms, extra=None) -> DAEResult:
     """
     K, rhs = assemble_terms(system, tr, extra)
     nv = system.n_vel
-    if extra is not None:
+    if extra is not None or system.cuts:
         # a user's extra rows may repeat a joint row; the LDL^T solve does not always notice
         # (SciPy >= 1.15 returns a finite answer for the exactly singular K without a warning)
         _dependent_rows(system, K, nv)
@@ -213,6 +273,8 @@ def _row_labels(system: System, k_extra: int) -> list:
     out = []
     for k in range(system.n):
         out += [f"joint {k} row {r}" for r in range(system.con_slices[k].stop - system.con_slices[k].start)]
+    for c, (cut, cs) in enumerate(zip(system.cuts, system.cut_slices)):
+        out += [f"cut joint {c} ({cut.name!r}) row {r}" for r in range(cs.stop - cs.start)]
     return out + [f"extra row {r}" for r in range(k_extra)]
 
 
@@ -234,7 +296,7 @@ def _dependent_rows(system: System, K: np.ndarray, nv: int) -> None:
     """Raise ConstraintRankError naming the constraint rows of D&G eq. (7) that depend on the others
     (QR with column pivoting of C^T)."""
     C = K[nv:, :nv]
-    labels = _row_labels(system, C.shape[0] - system.n_constraints)
+    labels = _row_labels(system, C.shape[0] - system.n_constraints - system.n_cut_constraints)
     if C.shape[0]:
         _, R, piv = scipy.linalg.qr(C.T, mode="economic", pivoting=True, check_finite=False)
         d = np.abs(np.diag(R))

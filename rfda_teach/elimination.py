@@ -32,7 +32,7 @@ from . import _check
 from .bodies import Body
 from .errors import IllConditionedError, ModelError, RFDAWarning
 from .joints import Joint
-from .system import System
+from .system import System, require_tree
 
 __all__ = ["Schur", "subtree_schur", "elimination_steps", "fill_in", "draw_elimination_step",
            "animate_elimination", "alternating_chain", "MassRatioStudy", "mass_ratio_study"]
@@ -46,8 +46,8 @@ class Schur(NamedTuple):
 
 
 def _system(system, where: str) -> System:
-    return _check.instance(system, System, "system", where=where,
-                           hint="build one with rfda_teach.models or rfda_teach.system.System")
+    return require_tree(_check.instance(system, System, "system", where=where,
+                                        hint="build one with rfda_teach.models or rfda_teach.system.System"), where)
 
 
 def _node(system: System, j, where: str) -> int:

@@ -71,7 +71,7 @@ from .coordinates import appendix_a
 from .count import Tally, add, chol, cholesky_count, mm, set_step, solve as cho_solve
 from .errors import IllConditionedError, ModelError
 from .models import state_from_joints
-from .system import State, System, Terms, check_state, check_terms, terms
+from .system import State, System, Terms, check_state, check_terms, require_tree, terms
 
 __all__ = ["JointSpaceResult", "rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
            "mass_matrix", "velocity_map", "split_q", "neutral_q", "count_multiplications", "PinocchioMaps",
@@ -372,6 +372,7 @@ def solve(system: System, tr: Terms) -> JointSpaceResult:
     """
     where = "jointspace.solve"
     check_terms(system, tr, where)
+    require_tree(system, where)
     return _solve(system, tr, where)
 
 
@@ -446,7 +447,7 @@ def forward_dynamics(system: System, q, qd, tau, *, f_ext=None) -> np.ndarray:
     True
     """
     where = "jointspace.forward_dynamics"
-    _system(system, where)
+    require_tree(_system(system, where), where)
     st = _state(system, q, qd, where)
     tau = _dof_vector(system, tau, "tau", where)
     tr = terms(system, st, tau=tau, f_ext=f_ext, check=False)

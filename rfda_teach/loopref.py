@@ -1,8 +1,9 @@
 """Two references for closed loops that share no code with :mod:`rfda_teach.rcr`.
 
 * :func:`dae_accelerations` / :func:`dae_simulate`: the absolute-coordinate Lagrange-multiplier
-  DAE of D&G eq. (7) (module :mod:`rfda_teach.dae`) for the open chain, with the cut joint's rows
-  appended and stabilised after Baumgarte (alpha, beta): C yddot = gamma - 2 alpha C ydot - beta^2 Phi.
+  DAE of D&G eq. (7) (module :mod:`rfda_teach.dae`) for the loop as one :class:`~rfda_teach.system.System`
+  (:func:`to_system`: the open chain, with the cut joint in ``cuts``), the cut joint's rows stabilised
+  after Baumgarte (alpha, beta): C yddot = gamma - 2 alpha C ydot - beta^2 Phi.
 * :func:`sympy_model` / :func:`sympy_simulate`: sympy.physics.mechanics' ``KanesMethod`` with
   configuration and velocity constraints and dependent speeds (the part AUTOLEV plays in §6).
 
@@ -38,9 +39,10 @@ from .count import cholesky_count
 from .errors import ConstraintRankError, RFDAError
 from .spatial import planar_rotation
 from .summary import samples
-from .system import System
+from .system import Cut, System
 
-__all__ = ["open_chain", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model", "sympy_simulate",
+__all__ = ["open_chain", "to_system", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model",
+           "sympy_simulate",
            "RefResult", "series_tree", "series_dae_accelerations", "series_multiplier_accelerations",
            "multiplier_accelerations"]
 
@@ -73,32 +75,49 @@ def _open_chain(model) -> tuple[System, _j.Joint]:
     return sys, _fjoint(model.joints[-1])
 
 
-def _cut_rows(sys, cut, st):
-    """Rows C_x (on the last body), gamma_x, position residual Phi and the cut joint's q_n, qdot_n."""
-    k = sys.n - 1
-    vs = sys.vel_slices[k]
-    y_k, yd_k = st.y[sys.pos_slices[k]], st.yd[vs]
-    t = _j.evaluate(cut, "planar", y_k, yd_k, np.zeros(3), np.zeros(3))   # the ground is the child
-    C = np.zeros((t.Q.shape[0], sys.n_vel))
-    C[:, vs] = t.Q
+def to_system(model) -> System:
+    """The loop mechanism (or chain of loops) as one :class:`~rfda_teach.system.System`: the tree of
+    :func:`open_chain` (or :func:`series_tree`) with every cut joint in ``cuts``
+    (:class:`~rfda_teach.system.Cut`: parent the loop's last body, child its base body or the ground).
+    :func:`rfda_teach.dae.forward_dynamics` of it is D&G eq. (7) of the closed mechanism.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, loops, rcr
+    >>> fb = loops.five_bar(); closed = to_system(fb)
+    >>> closed.cuts[0].parent, closed.cuts[0].child, closed.cuts[0].joint.type
+    (3, -1, 'prismatic2d')
+    >>> res = dae.forward_dynamics(closed, chain_state(fb, fb.q0, np.zeros(5)))
+    >>> res.lam.shape                                # 4 tree joints and the cut joint, 2 rows each
+    (10,)
+    """
+    where = "loopref.to_system"
+    _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
+                    hint="give a loop such as loops.five_bar() or a series such as loops.loop_series(3)")
+    return _closed_chain(model) if isinstance(model, LoopMechanism) else _series_system(model)
+
+
+@lru_cache(maxsize=32)
+def _closed_chain(model) -> System:
+    sys, cut = _open_chain(model)
+    return System(sys.parents, sys.bodies, sys.joints, sys.gravity, name=model.name,
+                  cuts=(Cut(sys.n - 1, -1, cut, name=cut.name),))
+
+
+def _cut_coordinate(sys, st, tc):
+    """The cut joint's q_n and qdot_n (the ground is its child): its relative angle or slide."""
+    cut = sys.cuts[0].joint
+    y_k = st.y[sys.pos_slices[sys.n - 1]]
     # relative pose of the ground's joint frame in the body's joint frame
     Rb = planar_rotation(y_k[2], check=False)
-    pa = cut.parent_frame
-    RJ = Rb @ pa
-    pp = y_k[:2] + Rb @ cut.parent_point
-    RC = cut.child_frame
-    pc = cut.child_point
-    Rrel = RJ.T @ RC
-    ang = np.arctan2(Rrel[1, 0], Rrel[0, 0])
-    d = RJ.T @ (pc - pp)
+    RJ = Rb @ cut.parent_frame
+    Rrel = RJ.T @ cut.child_frame
     if cut.type == "revolute2d":
-        Phi = pc - pp                                       # world axes, as the joint's rows
-        qn = ang
+        qn = np.arctan2(Rrel[1, 0], Rrel[0, 0])
     else:
-        Phi = np.array([d[1], ang])
-        qn = d[0]
-    qdn = (t.Q_d @ yd_k)[0]
-    return C, t.gamma, Phi, qn, qdn
+        qn = (RJ.T @ (cut.child_point - y_k[:2] - Rb @ cut.parent_point))[0]
+    return qn, (tc.Q_d @ st.yd[sys.vel_slices[sys.n - 1]])[0]
 
 
 def chain_state(model, q, qd, *, check: bool = True):
@@ -150,18 +169,16 @@ def dae_accelerations(model, q, qd, *, alpha: float = 0.0, beta: float = 0.0, ch
 
 def _dae_accelerations(model, q, qd, alpha, beta):
     """(qddot, q_n, qdot_n): D&G eq. (7) with the cut rows, and the cut joint's coordinate and rate."""
-    sys, cut = _open_chain(model)
+    sys = _closed_chain(model)
     st = _state(model, sys, q, qd)
-    tr = _s.terms(sys, st)
-    C, g, Phi, qn, qdn = _cut_rows(sys, cut, st)
-    rhs = g - 2 * alpha * (C @ st.yd) - beta ** 2 * Phi
-    res = dae.solve(sys, tr, extra=(C, rhs))
+    tr = _s.terms(sys, st, check=False)          # the loop's closure was checked by the caller (or Baumgarte)
+    Phi, Phi_dot = _s.cut_residuals(sys, st, tr=tr, check=False)
+    tc = tr.cut[0]
+    res = dae.solve(sys, tr._replace(cut=(tc._replace(gamma=tc.gamma - 2 * alpha * Phi_dot - beta ** 2 * Phi),)))
     qdd_tree = rfda.joint_accelerations(sys, tr, res.ydd)
     # qddot_n from the cut joint's driving row, differentiated: Q_d yddot + (velocity terms)
-    k = sys.n - 1
-    t = _j.evaluate(cut, "planar", st.y[sys.pos_slices[k]], st.yd[sys.vel_slices[k]], np.zeros(3), np.zeros(3))
-    qdd_n = (t.Q_d @ res.ydd[sys.vel_slices[k]])[0] - t.gamma_d[0]
-    return np.concatenate([qdd_tree, [qdd_n]]), qn, qdn
+    qdd_n = (tc.Q_d @ res.ydd[sys.vel_slices[sys.n - 1]])[0] - tc.gamma_d[0]
+    return np.concatenate([qdd_tree, [qdd_n]]), *_cut_coordinate(sys, st, tc)
 
 
 class RefResult(NamedTuple):
@@ -218,14 +235,15 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     q0, qd0 = check_state(model, model.q0 if q0 is None else q0,
                           np.zeros(model.n) if qd0 is None else qd0, check=check,
                           where=f"{where} (initial state q0, qd0)")
-    sys, cut = _open_chain(model)
+    sys = _closed_chain(model)
     nb = model.n - 1
-    revolute = cut.type == "revolute2d"
+    revolute = sys.cuts[0].joint.type == "revolute2d"
 
     def cut_coordinate(x):
         q = np.concatenate([x[:nb], [0.0]])
         qd = np.concatenate([x[nb:2 * nb], [0.0]])
-        _, _, _, qn, qdn = _cut_rows(sys, cut, _state(model, sys, q, qd))
+        st = _state(model, sys, q, qd)
+        qn, qdn = _cut_coordinate(sys, st, _s.terms(sys, st, check=False).cut[0])
         if revolute:                                  # the 2 pi branch nearest the integrated q_n
             qn += 2 * np.pi * np.round((x[-1] - qn) / (2 * np.pi))
         return qn, qdn
@@ -396,12 +414,20 @@ def series_tree(series):
     >>> sys.n, [(c[1], c[2]) for c in cuts]
     (6, [(2, -1), (5, 1)])
     """
-    return _series_tree(_check.instance(series, LoopSeries, "series", where="loopref.series_tree",
-                                        hint="build one with loops.loop_series(k)"))
+    series = _check.instance(series, LoopSeries, "series", where="loopref.series_tree",
+                             hint="build one with loops.loop_series(k)")
+    return _series_tree(series), tuple((c.joint, c.parent, c.child) for c in _series_system(series).cuts)
 
 
 @lru_cache(maxsize=32)
-def _series_tree(series):
+def _series_tree(series) -> System:
+    """The tree of :func:`_series_system` without its cut joints (for the recursive algorithms)."""
+    sx = _series_system(series)
+    return System(sx.parents, sx.bodies, sx.joints, sx.gravity, name=sx.name)
+
+
+@lru_cache(maxsize=32)
+def _series_system(series) -> System:
     parents, bodies, joints, cuts, first = [], [], [], [], []
     for j, L in enumerate(series.loops):
         base = -1 if j == 0 else first[series.attach[j - 1][0]] + series.attach[j - 1][1] - 1
@@ -410,9 +436,10 @@ def _series_tree(series):
             parents.append(base if k == 0 else len(bodies) - 1)
             bodies.append(b)
             joints.append(_fjoint(jt))
-        cuts.append((_fjoint(L.joints[-1]), len(bodies) - 1, base))
+        cut = _fjoint(L.joints[-1])
+        cuts.append(Cut(len(bodies) - 1, base, cut, name=f"loop {j}: {cut.name}" if cut.name else ""))
     g = tuple(series.loops[0].gravity)
-    return System(tuple(parents), tuple(bodies), tuple(joints), g, name=series.name), tuple(cuts)
+    return System(tuple(parents), tuple(bodies), tuple(joints), g, name=series.name, cuts=tuple(cuts))
 
 
 def _series_state(series, sys, qs, qds):
@@ -421,30 +448,14 @@ def _series_state(series, sys, qs, qds):
     return state_from_joints(sys, qt, qdt, check=False)
 
 
-def _series_rows(sys, cuts, st):
-    rows, gam, drive = [], [], []
-    for cut, k, base in cuts:
-        vk = sys.vel_slices[k]
-        yb = np.zeros(3) if base < 0 else st.y[sys.pos_slices[base]]
-        ydb = np.zeros(3) if base < 0 else st.yd[sys.vel_slices[base]]
-        t = _j.evaluate(cut, "planar", st.y[sys.pos_slices[k]], st.yd[vk], yb, ydb)
-        C = np.zeros((t.Q.shape[0], sys.n_vel))
-        C[:, vk] = t.Q
-        if base >= 0:
-            C[:, sys.vel_slices[base]] += t.G
-        rows.append(C)
-        gam.append(t.gamma)
-        drive.append((t, k, base))
-    return np.vstack(rows), np.concatenate(gam), drive
-
-
-def _series_qdd(series, sys, tr, ydd, drive):
-    qdd_tree = rfda.joint_accelerations(sys, tr, ydd)
+def _series_qdd(series, sx, tr, ydd):
+    """Every loop's qddot: its tree joints', then its cut joint's from the differentiated driving row."""
+    qdd_tree = rfda.joint_accelerations(sx, tr, ydd)
     out, pos = [], 0
-    for L, (t, k, base) in zip(series.loops, drive):
-        acc = t.Q_d @ ydd[sys.vel_slices[k]] - t.gamma_d
-        if base >= 0:
-            acc = acc + t.G_d @ ydd[sys.vel_slices[base]]
+    for L, cut, t in zip(series.loops, sx.cuts, tr.cut):
+        acc = t.Q_d @ ydd[sx.vel_slices[cut.parent]] - t.gamma_d
+        if cut.child >= 0:
+            acc = acc + t.G_d @ ydd[sx.vel_slices[cut.child]]
         out.append(np.concatenate([qdd_tree[pos:pos + L.n - 1], acc]))
         pos += L.n - 1
     return out
@@ -466,12 +477,10 @@ def series_dae_accelerations(series, qs, qds, *, check: bool = True) -> list:
     """
     where = "loopref.series_dae_accelerations"
     qs, qds = check_series_states(series, qs, qds, where=where, check=check)
-    sys, cuts = _series_tree(series)
-    st = _series_state(series, sys, qs, qds)
-    tr = _s.terms(sys, st)
-    C, g, drive = _series_rows(sys, cuts, st)
-    res = dae.solve(sys, tr, extra=(C, g))
-    return _series_qdd(series, sys, tr, res.ydd, drive)
+    sx = _series_system(series)
+    st = _series_state(series, sx, qs, qds)
+    tr = _s.terms(sx, st, check=False)           # each loop's closure was checked above (or check=False)
+    return _series_qdd(series, sx, tr, dae.solve(sx, tr).ydd)
 
 
 def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> list:
@@ -498,10 +507,11 @@ def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> l
     """
     where = "loopref.series_multiplier_accelerations"
     qs, qds = check_series_states(series, qs, qds, where=where, check=check)
-    sys, cuts = _series_tree(series)
-    st = _series_state(series, sys, qs, qds)
-    tr = _s.terms(sys, st)
-    C, g, drive = _series_rows(sys, cuts, st)
+    sx, sys = _series_system(series), _series_tree(series)
+    st = _series_state(series, sx, qs, qds)
+    trx = _s.terms(sx, st, check=False)          # each loop's closure was checked above (or check=False)
+    C, g = dae.cut_rows(sx, trx)
+    tr = trx._replace(cut=())                    # the tree's terms, for the RFDA
     free = rfda.solve(sys, tr, "featherstone").ydd
     homogeneous = [jt._replace(gamma=np.zeros_like(jt.gamma), gamma_d=np.zeros_like(jt.gamma_d))
                    for jt in tr.joint]
@@ -516,7 +526,7 @@ def series_multiplier_accelerations(series, qs, qds, *, check: bool = True) -> l
                                   "configuration (C Y singular): the loops are at a singular position; move "
                                   "away from it or use rcr.series_accelerations") from exc
     ydd = free + Y @ lam
-    return _series_qdd(series, sys, tr, ydd, drive)
+    return _series_qdd(series, sx, trx, ydd)
 
 
 @lru_cache(maxsize=32)
@@ -582,11 +592,11 @@ def count_multiplications(model, *, bound: str = "implemented") -> int:
                     hint="give a loop such as loops.five_bar() or a series such as loops.loop_series(3)")
     bound = _check.choice(bound, ("implemented", "lower"), "bound", where=where)
     series = model if isinstance(model, LoopSeries) else _one_loop(model)
-    sys, cuts = _series_tree(series)
+    sx, sys = _series_system(series), _series_tree(series)
     st = _series_state(series, sys, [L.q0 for L in series.loops], [np.zeros(L.n) for L in series.loops])
     steps = jointspace.count_multiplications(sys, "featherstone", state=st, by_step=True)
     full = sum(v for k, v in steps.items() if k != "multipliers")
-    C = _series_rows(sys, cuts, st)[0]
+    C = dae.cut_rows(sx, _s.terms(sx, st, check=False))[0]
     m, N, nnz = C.shape[0], sys.n_vel, int(np.count_nonzero(C))
     rows = m * full if bound == "implemented" else m * steps["featherstone root-to-leaves"]
     small = nnz * (m + 1) + cholesky_count(m) + m * m + N * m

@@ -259,7 +259,9 @@ def state_from_joints(system: System, q, qd, *, check: bool = True) -> State:
     Positions follow the joint kinematics root to leaves; velocities follow D&G eq. (61),
     ydot_k = B_k ydot_j + H_k qdot_k + c_k (c_k = 0 for the built-in joints).  ``check=False``
     skips the argument checks (for an integrator's right-hand side, whose q and qd are already
-    arrays of the right shapes).
+    arrays of the right shapes).  The tree joints hold by construction; the cut joints of a closed
+    system (``system.cuts``) hold only if q and qd close the loops: check with
+    :func:`rfda_teach.system.cut_residuals` or :func:`rfda_teach.system.check_consistency`.
 
     Examples
     --------
@@ -308,6 +310,7 @@ def _state_from_joints(system: System, q, qd) -> State:
 def random_state(system: System, seed=None, *, speed: float = 1.0) -> State:
     """A random state consistent with every joint: random joint positions and speeds
     (standard deviation ``speed``) mapped to absolute coordinates by :func:`state_from_joints`.
+    A system with cut joints is refused (random tree coordinates do not close its loops).
 
 
     Examples
@@ -322,6 +325,11 @@ def random_state(system: System, seed=None, *, speed: float = 1.0) -> State:
     where = "models.random_state"
     system = _check.instance(system, System, "system", where=where,
                              hint="build one with rfda_teach.models or rfda_teach.system.System")
+    if system.cuts:
+        raise ModelError(f"{where}: system {system.name!r} has cut joints ({', '.join(c.name for c in system.cuts)}); "
+                         "random joint coordinates of its tree do not close them. Draw the state for the tree "
+                         "(the same System without cuts=) and close the loops, or build it with "
+                         "models.state_from_joints from coordinates that close them")
     speed = _check.scalar(speed, "speed", where=where, nonneg=True)
     rng = np.random.default_rng(_check.seed(seed, where=where))
     q = [random_joint_position(jt, rng) for jt in system.joints]

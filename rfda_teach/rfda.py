@@ -45,7 +45,7 @@ from . import _check, count
 from .count import chol, mm, set_step, solve as cho_solve  # scipy's, counted when a Tally is given
 from .errors import IllConditionedError, RFDAError
 from .coordinates import appendix_a
-from .system import System, Terms, check_terms, terms
+from .system import System, Terms, check_terms, require_tree, terms
 
 __all__ = ["RFDAResult", "forward_dynamics", "solve", "joint_accelerations", "FORMS", "COND_WARN"]
 
@@ -119,7 +119,8 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
                      f_ext=None, check: bool = True) -> RFDAResult:
     """Two-stage O(n) forward dynamics, Lubich form D&G eq. (9)-(10) or Featherstone form D&G eq. (11)-(12).
 
-    Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.  With
+    Returns the same ``ydd`` and ``lam`` as :func:`rfda_teach.dae.forward_dynamics`.  The system must
+    be a tree: cut joints (``system.cuts``) raise ModelError (solve them with the DAE).  With
     ``check`` (default) the state must satisfy every joint
     (:func:`rfda_teach.system.check_consistency`); integrators pass ``check=False``.  The Lubich
     form issues an :class:`~rfda_teach.errors.RFDAWarning` when a factor's condition estimate
@@ -136,6 +137,7 @@ def forward_dynamics(system: System, state, t: float = 0.0, form: str = "lubich"
            [0., 1.]])
     """
     _check.choice(form, FORMS, "form", where="rfda.forward_dynamics")
+    require_tree(system, "rfda.forward_dynamics")
     return solve(system, terms(system, state, t, tau=tau, f_ext=f_ext, check=check), form)
 
 
@@ -162,6 +164,7 @@ def solve(system: System, tr: Terms, form: str = "lubich", *, tally=None) -> RFD
     """
     _check.choice(form, FORMS, "form", where="rfda.solve")
     check_terms(system, tr, "rfda.solve")
+    require_tree(system, "rfda.solve")
     tally = count.check(tally, where="rfda.solve")
     try:
         with np.errstate(over="ignore", invalid="ignore"):      # reported below, as an error

@@ -30,7 +30,8 @@ from .bodies import mass_matrix
 from .spatial import euler_params_rate
 from .errors import ModelError
 from .summary import samples
-from .system import State, System, check_consistency, check_state, constraint_residuals, terms
+from .system import (State, System, check_consistency, check_state, constraint_residuals, require_tree,
+                     terms)
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
 
@@ -172,7 +173,7 @@ def project(system: System, state, *, iterations: int = 3) -> State:
     True
     """
     where = "simulate.project"
-    system = _system_arg(system, where)
+    system = require_tree(_system_arg(system, where), where)
     iterations = _check.positive_int(iterations, "iterations", where=where, maximum=100)
     y, yd = check_state(system, state)
     nv = system.n_vel
@@ -233,7 +234,7 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     rfda_teach.errors.ModelError: simulate.simulate: t_final is inf; give a finite end time > 0 in seconds, e.g. t_final=2.0
     """
     where = "simulate.simulate"
-    system = _system_arg(system, where)
+    system = require_tree(_system_arg(system, where), where)
     t_final = _check.time_span(t_final, "t_final", where=where)
     form = _check.choice(form, ("lubich", "featherstone", "dense"), "form", where=where)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)

@@ -8,9 +8,13 @@ velocities ydot of §2.
 
 :func:`terms` evaluates, once per state, everything D&G eq. (7) needs: M_i and f_i
 for every body (D&G eq. 6) and Q_k, G_k, nu_k, gamma_k and the driving rows for
-every joint (D&G eq. 1-3, 59).  Joint forces tau_k enter as generalized forces
-through the driving rows: the power tau_k^T qdot_k = tau_k^T (Q_kd ydot_j +
-G_kd ydot_k) adds G_kd^T tau_k to f_k and Q_kd^T tau_k to f_j.
+every joint (D&G eq. 1-3, 59).  A closed loop enters as a :class:`Cut`: a joint of the
+same types between two bodies that the tree does not join (or a body and the ground),
+kept out of the tree so that the recursions still see a tree; its rows C_x yddot =
+gamma_x are the rows that joint would write between a child and its parent, and
+:func:`rfda_teach.dae.forward_dynamics` appends them to D&G eq. (7).  Joint forces tau_k
+enter as generalized forces through the driving rows: the power tau_k^T qdot_k =
+tau_k^T (Q_kd ydot_j + G_kd ydot_k) adds G_kd^T tau_k to f_k and Q_kd^T tau_k to f_j.
 
 Examples
 --------
@@ -30,12 +34,13 @@ import numpy as np
 from . import bodies as _b
 from . import joints as _j
 from . import _check
-from .errors import ConstraintViolationError, ModelError
+from .errors import ConstraintViolationError, ModelError, TopologyError
 from .summary import count_by_kind, html_table
 from .tree import Topology
 
-__all__ = ["System", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
-           "check_terms", "constraint_residuals", "POSITION_TOL", "VELOCITY_TOL"]
+__all__ = ["System", "Cut", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
+           "check_terms", "constraint_residuals", "cut_residuals", "require_tree", "POSITION_TOL",
+           "VELOCITY_TOL"]
 
 #: a state is consistent when every joint's position residual is below POSITION_TOL (metres or
 #: radians) and its velocity residual |G_k ydot_k + Q_k ydot_j| below VELOCITY_TOL (1 + |ydot|_max)
@@ -51,6 +56,68 @@ class State(NamedTuple):
 
 
 @dataclass(frozen=True, eq=False)
+class Cut:
+    """A cut (loop-closing) joint: a :class:`~rfda_teach.joints.Joint` between two bodies of a
+    :class:`System` that the tree does not join.
+
+    The joint's rows are those it would write if ``child`` hung from ``parent`` in the tree
+    (D&G eq. 1-3): Q on ``parent``, G on ``child``, nu and gamma; ``joint.parent_point`` and
+    ``joint.parent_frame`` ride on ``parent``, ``joint.child_point`` and ``joint.child_frame`` on
+    ``child``.  Either side, not both, may be the ground (-1).  A cut adds constraint rows only:
+    it has no joint speeds of its own in the tree and takes no joint force tau.
+
+    Parameters
+    ----------
+    parent, child : int
+        Body indices of the two sides (-1 for the ground).
+    joint : Joint
+        The joint type and its points and frames on the two sides.
+    name : str
+        Shown in messages and tables (default ``"cut <parent>-<child>"``).
+
+    Examples
+    --------
+    A slider-crank: crank (body 0) and rod (body 1) hang from the origin, the slider (body 2) runs
+    on a ground rail; the cut revolute joint pins the rod's far end (1 m from its centre) to the slider.
+
+    >>> from rfda_teach.bodies import Body
+    >>> from rfda_teach.joints import Joint
+    >>> bar = Body("planar", 1.0, 1 / 12)
+    >>> pin = Cut(1, 2, Joint("revolute2d", parent_point=[1.0, 0.0]))
+    >>> sc = System((-1, 0, -1), (bar, bar, bar),
+    ...             (Joint("revolute2d", child_point=[-0.5, 0.0]),
+    ...              Joint("revolute2d", parent_point=[0.5, 0.0], child_point=[-1.0, 0.0]), Joint("prismatic2d")),
+    ...             (0.0, -9.81), name="slider-crank", cuts=(pin,))
+    >>> repr(sc).split("; ")[3:]
+    ['cut joints 1 revolute2d', '8 constraint rows (6 tree + 2 cut), 1 DOF']
+    """
+
+    parent: int
+    child: int
+    joint: object
+    name: str = ""
+
+    def __post_init__(self):
+        where = f"cut {self.name!r}" if self.name else "Cut"
+        for side in ("parent", "child"):
+            v = getattr(self, side)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < -1:
+                raise ModelError(f"{where}: {side} must be a body index (an int >= 0) or -1 for the ground, "
+                                 f"got {v!r}")
+            object.__setattr__(self, side, int(v))
+        if self.parent == self.child:
+            side = "the ground" if self.parent < 0 else f"body {self.parent}"
+            raise ModelError(f"{where}: parent and child are both {side}; a cut joint closes a loop between "
+                             "two different bodies (or a body and the ground)")
+        _check.instance(self.joint, _j.Joint, "joint", where=where,
+                        hint="give a rfda_teach.joints.Joint, e.g. Joint('revolute2d', parent_point=..., "
+                             "child_point=...)")
+        if not self.name:
+            side = lambda b: "ground" if b < 0 else str(b)          # noqa: E731
+            object.__setattr__(self, "name", f"cut {side(self.parent)}-{side(self.child)}")
+
+
+@dataclass(frozen=True, eq=False)
 class System:
     """A tree-structured multibody system in absolute coordinates (§2).
 
@@ -63,6 +130,10 @@ class System:
         ``joints[i]`` connects body i to its parent (to the ground for the root).
     gravity : array_like
         Gravity vector (2 entries for planar kinds, 3 for spatial).
+    cuts : sequence of Cut, keyword
+        Cut (loop-closing) joints; their rows follow the tree joints' rows in D&G eq. (7)
+        (``cut_slices``).  Empty for a tree.  The recursive algorithms need a tree and refuse a
+        system with cuts (:func:`require_tree`); :mod:`rfda_teach.dae` solves it.
     """
 
     parents: tuple
@@ -70,11 +141,13 @@ class System:
     joints: tuple
     gravity: object = None
     name: str = ""
+    cuts: tuple = field(default=(), kw_only=True)
     topology: Topology = field(init=False, repr=False)
     pos_slices: tuple = field(init=False, repr=False)
     vel_slices: tuple = field(init=False, repr=False)
     con_slices: tuple = field(init=False, repr=False)
     dof_slices: tuple = field(init=False, repr=False)
+    cut_slices: tuple = field(init=False, repr=False)
 
     def __post_init__(self):
         topo = Topology.from_parents(self.parents)
@@ -108,6 +181,11 @@ class System:
         object.__setattr__(self, "vel_slices", _slices([_b.nvel(b.kind) for b in bodies]))
         object.__setattr__(self, "con_slices", _slices([jt.n_constraints for jt in joints]))
         object.__setattr__(self, "dof_slices", _slices([jt.n_dof for jt in joints]))
+        cuts = _check_cuts(self.name, self.cuts, bodies)
+        object.__setattr__(self, "cuts", cuts)
+        nc = self.con_slices[-1].stop
+        object.__setattr__(self, "cut_slices", tuple(slice(nc + s.start, nc + s.stop)
+                                                    for s in _slices([c.joint.n_constraints for c in cuts])))
 
     @property
     def n(self) -> int:
@@ -136,11 +214,18 @@ class System:
 
     @property
     def n_dof(self) -> int:
-        """Degrees of freedom (sum of joint speeds)."""
+        """Joint speeds of the tree (sum over the tree joints; the cuts remove
+        ``n_cut_constraints`` of them when their rows are independent)."""
         return self.dof_slices[-1].stop
 
+    @property
+    def n_cut_constraints(self) -> int:
+        """Rows C_x of the cut joints, appended to D&G eq. (7) after the tree joints' rows."""
+        return sum(c.joint.n_constraints for c in self.cuts)
+
     def __repr__(self) -> str:
-        """One line: name, bodies, joints by kind, roots, rows of D&G eq. (7), degrees of freedom.
+        """One line: name, bodies, joints by kind, roots, cut joints (if any), rows of D&G eq. (7), degrees
+        of freedom (the tree's joint speeds less the cuts' rows).
 
         Examples
         --------
@@ -150,17 +235,54 @@ class System:
         """
         joints = count_by_kind(jt.type for jt in self.joints)
         roots = sum(p < 0 for p in self.parents)
-        return (f"{type(self).__name__} {self.name!r}: {self.n} {self.kind} bodies; joints {joints}; "
-                f"{roots} root{'s' if roots > 1 else ''}; {self.n_constraints} constraint rows, "
-                f"{self.n_dof} DOF")
+        head = (f"{type(self).__name__} {self.name!r}: {self.n} {self.kind} bodies; joints {joints}; "
+                f"{roots} root{'s' if roots > 1 else ''}; ")
+        if not self.cuts:
+            return head + f"{self.n_constraints} constraint rows, {self.n_dof} DOF"
+        nx = self.n_cut_constraints
+        return (head + f"cut joints {count_by_kind(c.joint.type for c in self.cuts)}; "
+                f"{self.n_constraints + nx} constraint rows ({self.n_constraints} tree + {nx} cut), "
+                f"{self.n_dof - nx} DOF")
 
     def _repr_html_(self) -> str:
         """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
         one row per body with its name, parent, joint type, joint DOF and mass."""
         rows = [(i, b.name, p, jt.type, jt.n_dof, f"{b.mass:.4g}")
                 for i, (b, jt, p) in enumerate(zip(self.bodies, self.joints, self.parents))]
-        return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)"), rows,
-                          "bodies and joints")
+        if not self.cuts:
+            return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)"), rows,
+                              "bodies and joints")
+        cuts = {}
+        for c in self.cuts:                       # a cut is listed at each of its bodies
+            for b in (c.parent, c.child):
+                if b >= 0:
+                    cuts.setdefault(b, []).append(f"{c.name} ({c.joint.type})")
+        rows = [r + ("; ".join(cuts.get(r[0], ())),) for r in rows]
+        return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)", "cuts"), rows,
+                          "bodies, joints and cut joints")
+
+
+def _check_cuts(name: str, cuts, bodies) -> tuple:
+    """Validate the cut joints of a system: Cut records, bodies in range, the joint's kind the bodies'."""
+    if isinstance(cuts, (Cut, str)) or not hasattr(cuts, "__iter__"):
+        raise ModelError(f"system {name!r}: cuts must be a sequence of rfda_teach.system.Cut, got "
+                         f"{type(cuts).__name__}; wrap a single cut as cuts=(cut,)")
+    cuts = tuple(cuts)
+    n = len(bodies)
+    for c, cut in enumerate(cuts):
+        if not isinstance(cut, Cut):
+            raise ModelError(f"system {name!r}: cuts[{c}] is {type(cut).__name__}, not a Cut; build one with "
+                             "rfda_teach.system.Cut(parent, child, joint)")
+        for side in ("parent", "child"):
+            b = getattr(cut, side)
+            if b >= n:
+                raise TopologyError(f"system {name!r}: cuts[{c}] ({cut.name!r}) has {side} body {b}, but the "
+                                    f"bodies are 0..{n - 1} (-1 for the ground); give an existing body")
+            if b >= 0 and bodies[b].kind != cut.joint.kind:
+                raise ModelError(f"system {name!r}: cuts[{c}] ({cut.name!r}) is a {cut.joint.type} joint for "
+                                 f"{cut.joint.kind} bodies but its {side} body {b} is {bodies[b].kind}; pick a "
+                                 "joint type of the bodies' kind")
+    return cuts
 
 
 def _slices(sizes):
@@ -233,11 +355,13 @@ def check_state(system: System, state) -> State:
 
 
 class Terms(NamedTuple):
-    """Everything D&G eq. (7) needs at one state: per body M, f; per joint the JointTerms."""
+    """Everything D&G eq. (7) needs at one state: per body M, f; per joint the JointTerms; per cut
+    joint its JointTerms (``Q`` on the cut's parent, ``G`` on its child; empty for a tree)."""
 
     M: list
     f: list
     joint: list
+    cut: tuple = ()
 
 
 def check_terms(system: System, tr, where: str) -> Terms:
@@ -251,7 +375,8 @@ def check_terms(system: System, tr, where: str) -> Terms:
     2
     """
     _check.instance(system, System, "system", where=where)
-    if not isinstance(tr, Terms) or len(tr.M) != system.n or len(tr.joint) != system.n:
+    if (not isinstance(tr, Terms) or len(tr.M) != system.n or len(tr.joint) != system.n
+            or len(tr.cut) != len(system.cuts)):
         raise ModelError(f"{where}: tr must be the Terms of this system, from rfda_teach.system.terms(system, "
                          f"state), got {type(tr).__name__}")
     return tr
@@ -291,10 +416,128 @@ def _velocity_ok(system: System, k: int, tk, yd) -> None:
             "models.state_from_joints or models.random_state, or pass check=False to skip this check")
 
 
+def _ground(kind: str) -> np.ndarray:
+    """The ground's absolute coordinates: at the origin, axes the global axes."""
+    return np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]) if kind == "spatial" else np.zeros(_b.npos(kind))
+
+
+def _cut_sides(system: System, cut: Cut, y, yd) -> tuple:
+    """(y_j, yd_j, y_k, yd_k) of a cut's parent and child; the ground as parent is None (D&G eq. 2),
+    as child a body at rest at the origin (its G columns are dropped)."""
+    ps, vs = system.pos_slices, system.vel_slices
+    j, k = cut.parent, cut.child
+    yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
+    if k < 0:
+        return yj, ydj, _ground(system.kind), np.zeros(_b.nvel(system.kind))
+    return yj, ydj, y[ps[k]], yd[vs[k]]
+
+
+def _cut_terms(system: System, y, yd, check: bool) -> tuple:
+    """The JointTerms of every cut joint: the rows its joint writes between child and parent
+    (:func:`rfda_teach.joints.evaluate`), checked against the state when ``check``."""
+    out = []
+    for c, cut in enumerate(system.cuts):
+        yj, ydj, yk, ydk = _cut_sides(system, cut, y, yd)
+        tc = _j.evaluate(cut.joint, system.kind, yj, ydj, yk, ydk, check=False)
+        out.append(tc)
+        if check:
+            _cut_ok(system, c, yj, yk, tc, yd)
+    return tuple(out)
+
+
+def _cut_name(system: System, c: int) -> str:
+    cut = system.cuts[c]
+    side = lambda b: "the ground" if b < 0 else f"body {b}"          # noqa: E731
+    return f"cut joint {c} ({cut.name!r}, {cut.joint.type} between {side(cut.parent)} and {side(cut.child)})"
+
+
+def _cut_velocity(system: System, cut: Cut, tc, yd) -> np.ndarray:
+    """C_x ydot - nu_x of one cut: G_k ydot_k + Q_k ydot_j - nu_k (D&G eq. 1) with the ground's terms left out."""
+    vs = system.vel_slices
+    r = -tc.nu
+    if cut.child >= 0:
+        r = r + tc.G @ yd[vs[cut.child]]
+    if cut.parent >= 0:
+        r = r + tc.Q @ yd[vs[cut.parent]]
+    return r
+
+
+def _cut_ok(system: System, c: int, yj, yk, tc, yd) -> None:
+    cut = system.cuts[c]
+    r = _j.position_residual(cut.joint, system.kind, yj, yk, check=False)
+    fix = ("a state built from tree joint coordinates (models.state_from_joints) closes the loop only if the "
+           "coordinates do: solve the closure for the dependent coordinates first (rcr.solve_dependents and "
+           "rcr.dependent_velocities for the book's loops), or pass check=False to skip this check")
+    if r.size and np.linalg.norm(r) > POSITION_TOL:
+        raise ConstraintViolationError(
+            f"system {system.name!r}: the state violates {_cut_name(system, c)}: position residual "
+            f"{np.linalg.norm(r):.3g} > {POSITION_TOL:g}; {fix}")
+    v = _cut_velocity(system, cut, tc, yd)
+    tol = VELOCITY_TOL * (1.0 + float(np.abs(yd).max()))
+    if v.size and np.abs(v).max() > tol:
+        raise ConstraintViolationError(
+            f"system {system.name!r}: the velocities violate {_cut_name(system, c)}: |G_k ydot_k + Q_k ydot_j| "
+            f"= {np.abs(v).max():.3g} > {tol:.3g}; {fix}")
+
+
+def require_tree(system: System, where: str) -> System:
+    """The system, if it has no cut joints; else ModelError: the recursive algorithms (RFDA, joint
+    space, Kane's view) solve a tree, and a cut's rows would be left out silently.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> require_tree(models.chain(2), "rfda.forward_dynamics").n
+    2
+    """
+    _check.instance(system, System, "system", where=where)
+    if system.cuts:
+        raise ModelError(f"{where}: system {system.name!r} has {len(system.cuts)} cut joint(s) "
+                         f"({', '.join(c.name for c in system.cuts)}); this algorithm needs a tree. Solve the "
+                         "closed system with rfda_teach.dae.forward_dynamics (D&G eq. (7) with the cuts' rows), "
+                         "or pass the tree without cuts")
+    return system
+
+
+def cut_residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
+    """(Phi_x, Phi_x_dot): the position constraints of every cut joint (:func:`rfda_teach.joints.Phi`,
+    the same rows as a tree joint of that type) and their rates C_x ydot - nu_x (D&G eq. 1), stacked in
+    cut order (``system.cut_slices`` minus ``system.n_constraints``).  Both vanish when the state
+    closes every loop; empty for a tree.  ``check=False`` (inside an integrator) skips validation and
+    reuses already evaluated terms ``tr`` when given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> from rfda_teach.joints import Joint
+    >>> tree = models.chain(3)
+    >>> st = models.random_state(tree, seed=0)
+    >>> pin = Joint("revolute2d", parent_point=[0.5, 0.0])
+    >>> loop = System(tree.parents, tree.bodies, tree.joints, tree.gravity, cuts=(Cut(2, -1, pin),))
+    >>> phi, phi_dot = cut_residuals(loop, st)         # a random tree state does not close the loop
+    >>> phi.shape, bool(np.abs(phi).max() > 1e-3)
+    ((2,), True)
+    """
+    if check:
+        y, yd = check_state(system, state)
+        tc = _cut_terms(system, y, yd, False)
+    else:
+        y, yd = state
+        tc = _cut_terms(system, y, yd, False) if tr is None else tr.cut
+    phi, phi_dot = [np.zeros(0)], [np.zeros(0)]
+    for cut, t in zip(system.cuts, tc):
+        yj, _, yk, _ = _cut_sides(system, cut, y, yd)
+        phi.append(_j.Phi(cut.joint, system.kind, yj, yk, check=False))
+        phi_dot.append(_cut_velocity(system, cut, t, yd))
+    return np.concatenate(phi), np.concatenate(phi_dot)
+
+
 def constraint_residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
     """(Phi, Phi_dot): the position constraints of every joint (:func:`rfda_teach.joints.Phi`)
     and their rates C ydot = Q_k ydot_j + G_k ydot_k - nu_k (D&G eq. 1), stacked in the row order
-    of D&G eq. (7) (``system.con_slices``).  Both vanish on a consistent state.  ``check=False`` (inside
+    of D&G eq. (7) (``system.con_slices``).  Both vanish on a consistent state.  The tree joints
+    only: :func:`cut_residuals` gives the cut joints'.  ``check=False`` (inside
     an integrator) skips the validation and reuses already evaluated terms ``tr`` when given.
 
     Examples
@@ -329,7 +572,8 @@ def _residuals(system: System, y, yd, tr) -> tuple:
 
 
 def check_consistency(system: System, state) -> State:
-    """Raise :class:`~rfda_teach.errors.ConstraintViolationError` unless the state satisfies every joint.
+    """Raise :class:`~rfda_teach.errors.ConstraintViolationError` unless the state satisfies every joint,
+    the cut joints included.
 
     Positions: the residual of each joint's position constraint (D&G eq. 1 before
     differentiation, :func:`rfda_teach.joints.position_residual`) must be at
@@ -356,16 +600,18 @@ def check_consistency(system: System, state) -> State:
         yj, ydj = (None, None) if j < 0 else (y[ps[j]], yd[vs[j]])
         _position_ok(system, k, yj, y[ps[k]])
         _velocity_ok(system, k, _j.evaluate(joint, system.kind, yj, ydj, y[ps[k]], yd[vs[k]], check=False), yd)
+    _cut_terms(system, y, yd, True)
     return State(y, yd)
 
 
 def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check: bool = True) -> Terms:
-    """M_i, f_i (D&G eq. 6) and the joint rows (D&G eq. 1-3, 59) for every body and joint.
+    """M_i, f_i (D&G eq. 6) and the joint rows (D&G eq. 1-3, 59) for every body, joint and cut joint.
 
     ``tau`` are joint forces/torques (length ``system.n_dof``, joint order),
     ``f_ext`` extra generalized forces in absolute coordinates (length
     ``system.n_vel``).  Time ``t`` is accepted for time-dependent extensions;
-    the built-in joints are scleronomic (nu_k = 0).
+    the built-in joints are scleronomic (nu_k = 0).  With ``check`` the state must satisfy every
+    joint and every cut joint (:func:`check_consistency`).
 
     Examples
     --------
@@ -396,4 +642,4 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
             f[k] = f[k] + tk.G_d.T @ tau_k
             if j >= 0:
                 f[j] = f[j] + tk.Q_d.T @ tau_k
-    return Terms(M, f, jt)
+    return Terms(M, f, jt, _cut_terms(system, y, yd, check) if system.cuts else ())

@@ -130,3 +130,58 @@ def test_a_reference_trajectory_prints_one_line_of_sizes():
     assert line == "RefResult: 3 samples, t = 0 … 0.02 s, q (3, 4), qd (3, 4)"
     t, q, qd = r                                      # still a tuple
     assert q.shape == (3, 4)
+
+
+_METHODS = {"five-bar": ("acs", "gcl"), "four-bar": ("acs", "gcl", "rcr"), "7-loop": ("rcr", "gcl")}
+_LOOPS = {"five-bar": rcr.five_bar, "four-bar": rcr.four_bar, "7-loop": lambda: rcr.loop_chain(7)}
+
+
+@pytest.mark.parametrize("name", _LOOPS)
+def test_the_loop_as_one_system_with_its_cut_joint_gives_the_rcr_accelerations(name):
+    """Issue 22, step 2: the mechanism as one System whose cut joint is in ``cuts`` (the five-bar's is
+    the prismatic q5, the four-bar's the revolute q4); D&G eq. (7) assembled by dae.forward_dynamics from
+    the model alone gives the qddot of RCR, ACS and GCL (C&A eq. (86)-(99)) to 1e-9 relative."""
+    from rfda_teach import dae, rfda
+    from rfda_teach.system import cut_residuals, terms
+    model = _LOOPS[name]()
+    closed = loopref.to_system(model)
+    assert len(closed.cuts) == 1 and closed.cuts[0].child == -1 and closed.cuts[0].parent == model.n - 2
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for i in range(5):
+        q = model.q0 if i == 0 else rcr.solve_dependents(model, model.q0 + 0.05 * rng.standard_normal(model.n))
+        qd = rcr.dependent_velocities(model, q, rng.standard_normal(model.n))
+        st_ = loopref.chain_state(model, q, qd)
+        assert max(np.abs(r).max() for r in cut_residuals(closed, st_)) < 1e-9
+        res = dae.forward_dynamics(closed, st_)                 # checks that the state closes the cut
+        tr = terms(closed, st_)
+        qdd = np.concatenate([rfda.joint_accelerations(closed, tr, res.ydd),    # the tree joints and the
+                              tr.cut[0].Q_d @ res.ydd[closed.vel_slices[-1]] - tr.cut[0].gamma_d])   # cut's
+        for method in _METHODS[name]:
+            ref = rcr.accelerations(model, q, qd, method=method)
+            err = np.abs(qdd - ref).max() / np.abs(ref).max()
+            worst = max(worst, err)
+            assert err < 1e-9, (method, err)
+        assert np.allclose(loopref.dae_accelerations(model, q, qd), qdd, rtol=1e-12, atol=1e-12)
+    print(f"{name}: max relative difference to RCR/ACS/GCL {worst:.1e}")
+
+
+def test_a_state_that_opens_the_cut_joint_is_refused_by_the_dae():
+    from rfda_teach import dae
+    fb = rcr.five_bar()
+    st_ = loopref.chain_state(fb, fb.q0 + 0.1, np.zeros(5), check=False)
+    with pytest.raises(ConstraintViolationError, match="violates cut joint 0 .*prismatic2d between body 3 and "
+                                                       "the ground.*position residual"):
+        dae.forward_dynamics(loopref.to_system(fb), st_)
+    assert dae.forward_dynamics(loopref.to_system(fb), st_, check=False).lam.shape == (10,)
+
+
+def test_a_chain_of_loops_is_one_system_with_a_cut_joint_per_loop():
+    s = rcr.loop_series(3)
+    closed = loopref.to_system(s)
+    tree, cuts = loopref.series_tree(s)
+    assert tree.cuts == () and closed.parents == tree.parents
+    assert [(c.joint, c.parent, c.child) for c in closed.cuts] == list(cuts)
+    assert closed.n_cut_constraints == 6 and "cut joints 3 revolute2d" in repr(closed)
+    with pytest.raises(ModelError, match="model must be"):
+        loopref.to_system("five-bar")

@@ -16,6 +16,9 @@ _PS = models.random_state(_P, seed=0)
 _S = models.random_tree(4, kind="spatial", seed=1)
 _SS = models.random_state(_S, seed=1)
 _TR = system.terms(_P, _PS)
+#: the revolute pair with body 1's tip pinned to the ground by a cut joint (a random state does not close it)
+_PC = system.System(_P.parents, _P.bodies, _P.joints, _P.gravity,
+                    cuts=(system.Cut(1, -1, Joint("revolute2d", parent_point=[0.5, 0.0], child_point=[1.0, 1.0])),))
 
 
 def _off_pin():
@@ -176,6 +179,42 @@ CASES: list = [
          ModelError, "state.yd"),
     Case("system.constraint_residuals-system", lambda: system.constraint_residuals(None, _PS), ModelError,
          "system must be"),
+    # cut joints
+    Case("system.Cut-parent-bool", lambda: system.Cut(True, 0, Joint("revolute2d")), ModelError,
+         "parent must be a body index"),
+    Case("system.Cut-child-float", lambda: system.Cut(0, 1.0, Joint("revolute2d")), ModelError,
+         "child must be a body index"),
+    Case("system.Cut-child-nan", lambda: system.Cut(0, np.nan, Joint("revolute2d")), ModelError, "child"),
+    Case("system.Cut-ground-twice", lambda: system.Cut(-1, -1, Joint("revolute2d")), ModelError, "both the ground"),
+    Case("system.Cut-joint-str", lambda: system.Cut(0, 1, "revolute2d"), ModelError, "joint must be"),
+    Case("system.System-cuts-range", lambda: system.System(_P.parents, _P.bodies, _P.joints,
+                                                           cuts=(system.Cut(0, 2, Joint("revolute2d")),)),
+         TopologyError, r"cuts\[0\] .* child body 2"),
+    Case("system.System-cuts-kind", lambda: system.System(_P.parents, _P.bodies, _P.joints,
+                                                          cuts=(system.Cut(0, 1, Joint("revolute")),)),
+         ModelError, "spatial bodies but its parent body 0 is planar"),
+    Case("system.System-cuts-str", lambda: system.System(_P.parents, _P.bodies, _P.joints, cuts="0-1"),
+         ModelError, "cuts must be a sequence"),
+    Case("system.System-cuts-none", lambda: system.System(_P.parents, _P.bodies, _P.joints, cuts=None),
+         ModelError, "cuts must be a sequence"),
+    Case("system.System-cuts-item", lambda: system.System(_P.parents, _P.bodies, _P.joints, cuts=[(0, 1)]),
+         ModelError, r"cuts\[0\] is tuple, not a Cut"),
+    Case("system.cut_residuals-state", lambda: system.cut_residuals(_P, (np.zeros(6), None)), ModelError,
+         "state.yd"),
+    Case("system.cut_residuals-system", lambda: system.cut_residuals("loop", _PS), ModelError, "system must be"),
+    Case("system.require_tree-system", lambda: system.require_tree(None, "here"), ModelError,
+         "here: system must be"),
+    Case("system.require_tree-cuts", lambda: system.require_tree(_PC, "rfda.solve"), ModelError,
+         "rfda.solve: system .* has 1 cut joint"),
+    Case("system.check_consistency-cut", lambda: system.check_consistency(_PC, _PS), ConstraintViolationError,
+         r"violates cut joint 0 \('cut 1-ground'"),
+    Case("dae.forward_dynamics-cut-open", lambda: dae.forward_dynamics(_PC, _PS), ConstraintViolationError,
+         "violates cut joint 0"),
+    Case("dae.cut_rows-terms", lambda: dae.cut_rows(_PC, _TR), ModelError, "dae.cut_rows: tr must be the Terms"),
+    Case("dae.cut_rows-system", lambda: dae.cut_rows(None, _TR), ModelError, "system must be"),
+    Case("models.random_state-cuts", lambda: models.random_state(_PC, seed=0), ModelError,
+         "has cut joints .*do not close them"),
+    Case("rfda.forward_dynamics-cuts", lambda: rfda.forward_dynamics(_PC, _PS), ModelError, "needs a tree"),
     # dae
     Case("dae.forward_dynamics-system", lambda: dae.forward_dynamics("sys", _PS), ModelError, "system must be"),
     Case("dae.forward_dynamics-offpin", lambda: dae.forward_dynamics(_P, _off_pin()), ConstraintViolationError,
@@ -215,7 +254,8 @@ COVERED: list = ["tree.validate_parents", "tree.Topology", "bodies.Body", "bodie
                  "system.check_state", "system.terms", "system.check_consistency", "system.body_slices",
                  "system.check_terms", "bodies.unit_euler", "joints.Phi", "system.constraint_residuals",
                  "system.Terms", "dae.forward_dynamics", "dae.assemble", "dae.assemble_terms", "dae.solve",
-                 "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations", "models.universal_chain"]
+                 "rfda.forward_dynamics", "rfda.solve", "rfda.joint_accelerations", "models.universal_chain",
+                 "system.Cut", "system.cut_residuals", "system.require_tree", "dae.cut_rows"]
 EXEMPT: dict = {
     "joints.JointTerms": "a plain record (NamedTuple) returned by joints.evaluate; never built by users",
     "dae.DAEResult": "a result record returned by dae.forward_dynamics; never built by users",

@@ -355,6 +355,9 @@ for tag, a, match in (("short", [1.0, 0.0], r"a has shape \(2,\)"), ("nan", [NAN
     add(f"rcr.reduction_step-a-{tag}", lambda a=a: rcr.reduction_step(np.eye(3), a), ModelError, match)
 add("rcr.reduction_step-tol", lambda: rcr.reduction_step(np.eye(3), [1.0, 0, 0], tol=-1.0), ModelError, "tol")
 
+for tag, bad in (("none", None), ("str", "five-bar"), ("joint", J[0]), ("list", [FB])):
+    add(f"loopref.to_system-model-{tag}", lambda bad=bad: loopref.to_system(bad), ModelError, "model must be")
+
 for tag, v in (("str", "upper"), ("none", None), ("int", 1)):
     add(f"loopref.count_multiplications-bound-{tag}", lambda v=v: loopref.count_multiplications(FB, bound=v),
         ModelError, "bound")
