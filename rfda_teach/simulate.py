@@ -3,8 +3,12 @@
 The state is (y, ydot).  Positions advance by ydot except for Euler parameters,
 whose rate is edot = 1/2 (0, omega) * e (quaternion product, omega in inertial
 axes).  Accelerations come from :func:`rfda_teach.rfda.forward_dynamics` or the
-dense D&G eq. (7).  The Euler parameters are renormalised inside the right-hand
-side (projection), so the |e| = 1 check of a state never fires mid-step.
+dense D&G eq. (7).  A system with cut (loop-closing) joints (``system.cuts``) is a
+closed mechanism, which the tree recursions do not solve: it runs on the dense
+D&G eq. (7) with the cuts' rows appended (:func:`rfda_teach.dae.cut_rows`), and the
+Baumgarte terms and :func:`project` cover the cuts' rows as well as the tree
+joints'.  The Euler parameters are renormalised inside the right-hand side
+(projection), so the |e| = 1 check of a state never fires mid-step.
 
 Examples
 --------
@@ -28,12 +32,12 @@ from scipy.integrate import solve_ivp
 from . import _check, dae, rfda
 from .bodies import mass_matrix
 from .spatial import euler_params_rate
-from .errors import ModelError
+from .errors import ConstraintRankError, ModelError
 from .summary import samples
-from .system import (State, System, check_consistency, check_state, constraint_residuals, require_tree,
+from .system import (State, System, check_consistency, check_state, constraint_residuals, cut_residuals,
                      terms)
 
-__all__ = ["position_rate", "energy", "simulate", "Trajectory", "project"]
+__all__ = ["position_rate", "energy", "simulate", "Trajectory", "project", "residuals"]
 
 
 def _system_arg(system, where: str) -> System:
@@ -85,6 +89,9 @@ def _normalise(system: System, y: np.ndarray) -> np.ndarray:
 
 def energy(system: System, state) -> float:
     """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i.
+
+    A sum over the bodies, so it holds for a closed system (``system.cuts``) as for a tree: ideal
+    joints and cut joints do no work, and the total is conserved without applied forces.
 
     The state is checked first (shapes, NaN/inf, unit Euler parameters): a ModelError names
     the entry at fault.
@@ -151,14 +158,53 @@ def _times(t_eval, n_out, t_final: float, where: str):
     return _check.t_eval(t_eval, t_final, where=where)
 
 
+def residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
+    """(Phi, Phi_dot) of every constraint row of D&G eq. (7), the cut joints' included: the tree joints'
+    (:func:`rfda_teach.system.constraint_residuals`) with the cut joints' below them
+    (:func:`rfda_teach.system.cut_residuals`), in the row order of ``dae.forward_dynamics(...).C``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.chain(2); phi, phi_dot = residuals(sys, models.random_state(sys, seed=0))
+    >>> phi.shape, bool(np.abs(phi).max() < 1e-12)
+    ((4,), True)
+    """
+    if check:
+        system = _system_arg(system, "simulate.residuals")
+        state = check_state(system, state)
+    phi, phi_dot = constraint_residuals(system, state, tr=tr, check=False)
+    if not system.cuts:
+        return phi, phi_dot
+    phi_x, phi_dot_x = cut_residuals(system, state, tr=tr, check=False)
+    return np.concatenate([phi, phi_x]), np.concatenate([phi_dot, phi_dot_x])
+
+
+def _solve_rows(A: np.ndarray, b: np.ndarray, system: System, where: str) -> np.ndarray:
+    """Solve with C C^T or C M^-1 C^T; dependent constraint rows raise ConstraintRankError, not LinAlgError."""
+    try:
+        x = np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        x = None
+    if x is None or not np.all(np.isfinite(x)):
+        raise ConstraintRankError(f"{where}: the constraint rows of system {system.name!r} (joints and cut joints) "
+                                  "are dependent at this state, so the projection is not defined; "
+                                  "dae.forward_dynamics at this state names the dependent rows")
+    return x
+
+
 def project(system: System, state, *, iterations: int = 3) -> State:
     """Project a state onto the constraint manifold: positions by Gauss-Newton steps
     y <- y + rate(-C^T (C C^T)^-1 Phi), velocities by the M-orthogonal projection
     ydot <- ydot - M^-1 C^T (C M^-1 C^T)^-1 C ydot (the smallest change in kinetic-energy norm).
 
     C is the constraint Jacobian of D&G eq. (7) and Phi the joints' position constraints
-    (:func:`rfda_teach.system.constraint_residuals`); ``rate`` maps a velocity-space correction to
-    the positions (Euler parameters through their rate, then renormalised).  Dense, O(n^3): a
+    (:func:`residuals`); ``rate`` maps a velocity-space correction to
+    the positions (Euler parameters through their rate, then renormalised).  A closed system's cut
+    joints are projected on with the tree joints: their rows C_x (the cut joint's G and Q in the
+    columns of its child and parent, :func:`rfda_teach.dae.cut_rows`) and residuals Phi_x
+    (:func:`rfda_teach.system.cut_residuals`) follow the joints' in C and Phi.  Dense, O(n^3): a
     teaching tool and a reference, used between integration intervals.
 
     Examples
@@ -171,23 +217,35 @@ def project(system: System, state, *, iterations: int = 3) -> State:
     >>> phi, phi_dot = constraint_residuals(sys, simulate.project(sys, off))
     >>> bool(np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12)
     True
+
+    A closed chain, the tip of the three bars pinned to the ground by a cut joint near it: a state of
+    the open tree leaves the cut open; the projection closes it, the cut's rows with the joints'.
+
+    >>> from rfda_teach.joints import Joint
+    >>> from rfda_teach.system import Cut, System
+    >>> st = models.state_from_joints(sys, [[-1.0], [1.0], [1.0]], [[0.5], [0.0], [-0.5]])
+    >>> pin = Joint("revolute2d", parent_point=[0.5, 0.0], child_point=[2.1, 0.05])
+    >>> loop = System(sys.parents, sys.bodies, sys.joints, sys.gravity, cuts=(Cut(2, -1, pin),))
+    >>> phi, phi_dot = simulate.residuals(loop, simulate.project(loop, st, iterations=6))
+    >>> phi.shape, bool(np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12)
+    ((8,), True)
     """
     where = "simulate.project"
-    system = require_tree(_system_arg(system, where), where)
+    system = _system_arg(system, where)
     iterations = _check.positive_int(iterations, "iterations", where=where, maximum=100)
     y, yd = check_state(system, state)
     nv = system.n_vel
     for _ in range(iterations):
         tr = terms(system, State(y, yd), check=False)
-        phi, _ = constraint_residuals(system, (y, yd), tr=tr, check=False)
-        C = dae.assemble_terms(system, tr)[0][nv:, :nv]
-        dv = -C.T @ np.linalg.solve(C @ C.T, phi)
+        phi, _ = residuals(system, (y, yd), tr=tr, check=False)
+        C = dae.assemble_terms(system, tr)[0][nv:, :nv]            # the joints' rows, then the cuts' (C_x)
+        dv = -C.T @ _solve_rows(C @ C.T, phi, system, where)
         y = _normalise(system, y + _position_rate(system, y, dv))
     tr = terms(system, State(y, yd), check=False)
     K = dae.assemble_terms(system, tr)[0]
     M, C = K[:nv, :nv], K[nv:, :nv]
     MiCt = np.linalg.solve(M, C.T)
-    yd = yd - MiCt @ np.linalg.solve(C @ MiCt, C @ yd)
+    yd = yd - MiCt @ _solve_rows(C @ MiCt, C @ yd, system, where)
     return State(y, yd)
 
 
@@ -203,23 +261,40 @@ def _baumgarte(baumgarte, where: str):
             _check.scalar(beta, "baumgarte beta", where=where, nonneg=True))
 
 
-def simulate(system: System, state, t_final: float, *, form: str = "featherstone", rtol: float = 1e-10,
+def _form(form, system: System, where: str) -> str:
+    """The forward-dynamics form: given, or "featherstone" for a tree and "dense" for a system with cuts."""
+    if form is None:
+        return "dense" if system.cuts else "featherstone"
+    form = _check.choice(form, ("lubich", "featherstone", "dense"), "form", where=where)
+    if form != "dense" and system.cuts:
+        raise ModelError(f"{where}: form={form!r} is a recursion for trees, but system {system.name!r} has "
+                         f"{len(system.cuts)} cut joint(s) ({', '.join(c.name for c in system.cuts)}); that "
+                         "algorithm needs a tree. Leave form out or give form='dense': D&G eq. (7) with the cuts' "
+                         "rows, as rfda_teach.dae.forward_dynamics solves it")
+    return form
+
+
+def simulate(system: System, state, t_final: float, *, form: str | None = None, rtol: float = 1e-10,
              atol: float = 1e-10, t_eval=None, n_out: int | None = None, tau=None,
              check: bool = True, baumgarte=None) -> Trajectory:
     """Integrate the motion from ``state`` over [0, t_final] with solve_ivp (DOP853).
 
-    ``form`` is "lubich", "featherstone" or "dense" (D&G eq. 7).  ``tau`` is a constant
-    joint-force vector or a callable tau(t, state).  Output at the integrator's steps,
+    ``form`` is "lubich", "featherstone" or "dense" (D&G eq. 7); left out (None) it is
+    "featherstone" for a tree and "dense" for a system with cut joints (``system.cuts``): the
+    recursions solve a tree only, and an explicit "lubich" or "featherstone" for a system with cuts
+    raises ModelError.  ``tau`` is a constant
+    joint-force vector of the tree joints or a callable tau(t, state).  Output at the integrator's steps,
     at the times ``t_eval``, or at ``n_out`` (>= 2) evenly spaced times.  With
     ``baumgarte=(alpha, beta)`` every joint's gamma_k becomes
     gamma_k - 2 alpha Phi_k' - beta^2 Phi_k (Baumgarte stabilisation of the drift of D&G eq. 7's
-    index-1 form; Phi_k from :func:`rfda_teach.joints.Phi`).
+    index-1 form; Phi_k from :func:`rfda_teach.joints.Phi`), and so does every cut joint's
+    gamma_x with its Phi_x (:func:`rfda_teach.system.cut_residuals`).
 
     The initial state is checked first: shapes of y and ydot, NaN/inf, Euler parameters
     of unit norm within :data:`~rfda_teach.bodies.EULER_TOL` (ModelError), and, unless
     ``check=False``, consistency with every joint (ConstraintViolationError naming the
-    joint and the residual).  Inside the integrator the Euler parameters are projected
-    on |e| = 1.
+    joint and the residual; for a system with cuts, the cut joint too).  Inside the integrator
+    the Euler parameters are projected on |e| = 1.
 
     Examples
     --------
@@ -232,11 +307,30 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
     Traceback (most recent call last):
     ...
     rfda_teach.errors.ModelError: simulate.simulate: t_final is inf; give a finite end time > 0 in seconds, e.g. t_final=2.0
+
+    A closed chain, a four-bar: a cut joint pins the tip of the last of three bars to the ground.
+    It runs on the dense D&G eq. (7) with the cut's rows; the loop stays closed and the energy constant:
+
+    >>> import numpy as np
+    >>> from rfda_teach.joints import Joint
+    >>> from rfda_teach.system import Cut, System, cut_residuals
+    >>> bars = models.chain(3)
+    >>> start = models.state_from_joints(bars, [[-1.0], [1.0], [1.0]], [[0.0]] * 3)
+    >>> x, y, phi = start.y[6:9]                              # bar 2: centre and angle
+    >>> tip = [x + 0.5 * np.cos(phi), y + 0.5 * np.sin(phi)]   # its far end, where the ground pin goes
+    >>> pin = Cut(2, -1, Joint("revolute2d", parent_point=[0.5, 0.0], child_point=tip), name="ground pin")
+    >>> four = System(bars.parents, bars.bodies, bars.joints, bars.gravity, name="four-bar", cuts=(pin,))
+    >>> traj = simulate(four, start, 0.5, n_out=6)            # form "dense", chosen for the cut
+    >>> E = [energy(four, s) for s in traj.states]
+    >>> bool(max(np.abs(cut_residuals(four, s)[0]).max() for s in traj.states) < 1e-8)
+    True
+    >>> bool(np.ptp(E) < 1e-8 * abs(E[0]))
+    True
     """
     where = "simulate.simulate"
-    system = require_tree(_system_arg(system, where), where)
+    system = _system_arg(system, where)
     t_final = _check.time_span(t_final, "t_final", where=where)
-    form = _check.choice(form, ("lubich", "featherstone", "dense"), "form", where=where)
+    form = _form(form, system, where)
     rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     _check.instance(check, (bool, np.bool_), "check", where=where)
@@ -263,10 +357,12 @@ def simulate(system: System, state, t_final: float, *, form: str = "featherstone
             tq = tau
         tr = terms(system, st, t, tau=tq, check=False)     # drift is the integrator's business
         if stab is not None:
-            phi, phi_dot = constraint_residuals(system, (y, yd), tr=tr, check=False)
+            phi, phi_dot = residuals(system, (y, yd), tr=tr, check=False)     # joints', then cut joints'
             g = stab[1] ** 2 * phi + 2 * stab[0] * phi_dot
             tr = tr._replace(joint=[jt._replace(gamma=jt.gamma - g[cs])
-                                    for jt, cs in zip(tr.joint, system.con_slices)])
+                                    for jt, cs in zip(tr.joint, system.con_slices)],
+                             cut=tuple(tc._replace(gamma=tc.gamma - g[cs])
+                                       for tc, cs in zip(tr.cut, system.cut_slices)))
         ydd = dae.solve(system, tr).ydd if form == "dense" else rfda.solve(system, tr, form).ydd
         return np.concatenate([_position_rate(system, y, yd), ydd])
 

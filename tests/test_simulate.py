@@ -182,3 +182,102 @@ def test_a_trajectory_prints_one_line_of_sizes():
     line = repr(simulate.simulate(sys_, models.random_state(sys_, seed=0), 0.02, n_out=5))
     assert "\n" not in line and len(line) < 200
     assert line == "Trajectory: 5 samples, t = 0 … 0.02 s, y (5, 6), yd (5, 6)"
+
+
+# --- issue 22, step 2: simulating a system with cut (loop-closing) joints ----------------------------
+
+def _closed(make):
+    """The book's loop as one System (tree + cut joint) and its documented start (model.q0, at rest)."""
+    from rfda_teach import loopref
+    model = make()
+    return model, loopref.to_system(model), loopref.chain_state(model, model.q0, np.zeros(model.n))
+
+
+@pytest.mark.parametrize("make, t_final, stab", [("five_bar", 1.0, None), ("five_bar", 1.0, (10.0, 10.0)),
+                                                 ("four_bar", 0.5, None)])
+def test_a_closed_loop_moves_as_rcr_acs_says(make, t_final, stab):
+    """The five-bar (prismatic cut joint) and the four-bar (revolute cut joint) as one System with its cut,
+    integrated by simulate.simulate (dense D&G eq. (7) with the cut rows, chosen automatically), follow
+    C&A's ACS in joint coordinates: rcr's q and qdot at every output time, mapped to the bodies' absolute
+    coordinates, are the simulated y and ydot to 1e-6 (measured: 1e-10); energy is conserved to 1e-6
+    relative (measured: 3e-10) and the cut joint stays closed to 1e-8 (measured: 3e-12)."""
+    from rfda_teach import loopref, rcr
+    from rfda_teach.system import cut_residuals
+    model, closed, start = _closed(getattr(rcr, make))
+    traj = simulate.simulate(closed, start, t_final, n_out=11, baumgarte=stab)
+    ref = rcr.simulate(model, "acs", t_final, n_out=11)
+    assert np.allclose(traj.t, ref.t, rtol=0, atol=1e-14)
+    ref_states = [loopref.chain_state(model, q, qd) for q, qd in zip(ref.q, ref.qd)]
+    dy = traj.y - np.array([s.y for s in ref_states])
+    dy[:, 2::3] = np.angle(np.exp(1j * dy[:, 2::3]))                  # body angles: the same modulo 2 pi
+    assert np.abs(dy).max() < 1e-6
+    assert np.abs(traj.yd - np.array([s.yd for s in ref_states])).max() < 1e-6
+    E = np.array([simulate.energy(closed, s) for s in traj.states])
+    assert np.abs(E - E[0]).max() < 1e-6 * abs(E[0])
+    for s in traj.states:
+        phi_x, phi_x_dot = cut_residuals(closed, s)
+        assert np.abs(phi_x).max() < 1e-8 and np.abs(phi_x_dot).max() < 1e-8
+    assert abs(traj.y[-1] - traj.y[0]).max() > 0.1                    # it moved
+
+
+def test_baumgarte_covers_the_cut_rows():
+    """Started slightly open (check=False), the five-bar's cut joint is pulled closed by the Baumgarte
+    terms on its rows (they were applied to the tree joints only), and stays open without them."""
+    from rfda_teach import dae, rcr
+    from rfda_teach.models import state_from_joints
+    from rfda_teach.system import cut_residuals, terms
+    model, closed, start = _closed(rcr.five_bar)
+    assert np.abs(simulate.project(closed, start).y - start.y).max() < 1e-14     # on the manifold: unchanged
+    q = model.q0[:4] + [0.0, 0.0, 1e-4, 0.0]                 # bar 3 turned: every tree joint holds, the cut is open
+    open_ = state_from_joints(closed, [[v] for v in q], [[0.0]] * 4, check=False)
+    phi0 = np.abs(cut_residuals(closed, open_)[0]).max()
+    assert phi0 > 5e-5
+    end = {}
+    for stab in (None, (20.0, 20.0)):
+        tr = simulate.simulate(closed, open_, 0.5, n_out=2, baumgarte=stab, check=False)
+        end[stab] = np.abs(cut_residuals(closed, (tr.y[-1], tr.yd[-1]))[0]).max()
+    assert end[None] > phi0 / 10 and end[(20.0, 20.0)] < phi0 / 100
+    # the cut rows of the projection's Jacobian are dae.cut_rows: the same matrix simulate's C has
+    C_x, _ = dae.cut_rows(closed, terms(closed, start))
+    assert C_x.shape == (2, closed.n_vel) and np.abs(C_x[:, :9]).max() == 0.0     # only the sleeve, body 3
+
+
+@pytest.mark.parametrize("make", ["five_bar", "four_bar"])
+def test_project_closes_the_cut_joint(make):
+    """A perturbed state of a closed loop is projected onto every joint's and the cut joint's manifold; the
+    rate of Phi_x along ydot is C_x ydot (the cut rows are Phi_x's Jacobian, as for a tree joint)."""
+    from rfda_teach import rcr
+    from rfda_teach.system import check_consistency, cut_residuals
+    _, closed, start = _closed(getattr(rcr, make))
+    rng = np.random.default_rng(1)
+    off = (start.y + 1e-3 * rng.standard_normal(start.y.shape), start.yd + 1e-2 * rng.standard_normal(start.yd.shape))
+    pr = simulate.project(closed, off)
+    phi, phi_dot = simulate.residuals(closed, pr)
+    assert phi.shape == (closed.n_constraints + closed.n_cut_constraints,)
+    assert np.abs(phi).max() < 1e-12 and np.abs(phi_dot).max() < 1e-12
+    check_consistency(closed, pr)
+    h, y, yd = 1e-6, pr.y, off[1]                       # on the manifold, along any velocity
+    fd = (cut_residuals(closed, (y + h * yd, yd))[0] - cut_residuals(closed, (y - h * yd, yd))[0]) / (2 * h)
+    assert np.abs(fd - cut_residuals(closed, (y, yd))[1]).max() < 1e-6 * (1 + np.abs(fd).max())
+
+
+def test_a_closed_system_is_refused_by_the_recursions_and_an_open_cut_is_named():
+    from rfda_teach import rcr
+    from rfda_teach.errors import ConstraintViolationError
+    model, closed, start = _closed(rcr.five_bar)
+    for form in ("featherstone", "lubich"):
+        with pytest.raises(ModelError, match=rf"simulate.simulate: form='{form}' is a recursion for trees, but "
+                                             r"system 'five-bar' has 1 cut joint.*needs a tree.*Leave form out"):
+            simulate.simulate(closed, start, 0.1, form=form)
+    from rfda_teach.models import state_from_joints
+    q = model.q0[:4] + [0.0, 0.0, 0.01, 0.0]            # bar 3 turned: the tree joints hold, the cut is open
+    open_ = state_from_joints(closed, [[v] for v in q], [[0.0]] * 4, check=False)
+    with pytest.raises(ConstraintViolationError, match=r"violates cut joint 0 \('q5', prismatic2d between body 3 "
+                                                       r"and the ground\)"):
+        simulate.simulate(closed, open_, 0.1)
+    with pytest.raises(ModelError, match="form='rk4'"):
+        simulate.simulate(closed, start, 0.1, form="rk4")
+    with pytest.raises(ModelError, match="baumgarte must be None or a pair"):
+        simulate.simulate(closed, start, 0.1, baumgarte=(1.0,))
+    with pytest.raises(ModelError, match=r"state\.y has shape"):
+        simulate.project(closed, (start.y[:-1], start.yd))

@@ -145,9 +145,13 @@ def test_the_recursive_algorithms_refuse_a_system_with_cuts():
     for call in (lambda: rfda.forward_dynamics(sys_, st), lambda: rfda.solve(sys_, terms(sys_, st)),
                  lambda: jointspace.forward_dynamics(sys_, np.zeros(3), np.zeros(3), np.zeros(3)),
                  lambda: jointspace.solve(sys_, terms(sys_, st)),
-                 lambda: simulate.simulate(sys_, st, 0.1), lambda: simulate.project(sys_, st),
+                 lambda: simulate.simulate(sys_, st, 0.1, form="featherstone"),
+                 lambda: simulate.simulate(sys_, st, 0.1, form="lubich"),
                  lambda: coordinates.rfda_coordinates(sys_, st), lambda: elimination.subtree_schur(sys_, st, 0)):
         with pytest.raises(ModelError, match="has 1 cut joint.*needs a tree.*dae.forward_dynamics"):
             call()
     res = dae.forward_dynamics(sys_, st)
     assert res.lam.shape == (8,)
+    # simulate chooses the dense D&G eq. (7) for a system with cuts, and projects on its cut rows too
+    assert simulate.simulate(sys_, st, 0.05, n_out=2).y.shape == (2, 9)
+    assert simulate.project(sys_, st).y.shape == (9,)

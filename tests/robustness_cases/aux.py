@@ -407,7 +407,21 @@ CASES: list = [
     Case("simulate.project-state", lambda: simulate.project(_C2, _shifted()), ModelError, "state.y has shape"),
     Case("simulate.simulate-baumgarte", lambda: simulate.simulate(_C2, _C2S, 1.0, baumgarte=(1.0, "b")),
          ModelError, "baumgarte beta"),
+    Case("simulate.residuals-system", lambda: simulate.residuals("chain", _C2S), ModelError,
+         "system must be a System"),
+    Case("simulate.residuals-state", lambda: simulate.residuals(_C2, _shifted()), ModelError, "state.y has shape"),
+    Case("simulate.residuals-nan", lambda: simulate.residuals(_C2, _nan_yd()), ModelError, r"yd\[1\] is nan"),
+    Case("simulate.simulate-cuts-form", lambda: simulate.simulate(*_closed_five(), 0.1, form="lubich"), ModelError,
+         "form='lubich' is a recursion for trees.*has 1 cut joint"),
 ]
+
+
+def _closed_five():
+    """The five-bar as one System with its cut joint, and its documented start (q0, at rest)."""
+    import numpy as np
+    from rfda_teach import loopref, rcr
+    fb = rcr.five_bar()
+    return loopref.to_system(fb), loopref.chain_state(fb, fb.q0, np.zeros(5))
 
 
 def _kane():
@@ -441,7 +455,7 @@ COVERED: list = ["simulate.project",
                                    "subtree_mass_matrix", "compare_methods", "loop_integral")),
     *(f"symbolic.{n}" for n in ("lubich", "featherstone", "method_2", "appendix_a", "planar_rotation",
                                 "M_hat_11_printed", "A_tilde_printed", "E_D_eq36")),
-    *(f"simulate.{n}" for n in ("position_rate", "energy", "simulate")),
+    *(f"simulate.{n}" for n in ("position_rate", "energy", "simulate", "residuals")),
     *(f"models.{n}" for n in ("featherstone_sliders", "planar_revolute_pair", "figure1_tree", "random_tree", "chain",
                               "random_state", "state_from_joints")),
     *(f"viz.{n}" for n in ("plot_eq7", "plot_matrix_blocks", "draw_planar", "mode_flows", "tree_layout", "draw_tree",
