@@ -1,7 +1,8 @@
 """rfda_teach: a runnable textbook on recursive forward dynamics of multibody systems.
 
 Modules mirror the concepts of Deepak & Ghosal (2008): :mod:`~rfda_teach.tree`,
-:mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, :mod:`~rfda_teach.system`,
+:mod:`~rfda_teach.bodies`, :mod:`~rfda_teach.joints`, force elements (:mod:`~rfda_teach.forces`),
+:mod:`~rfda_teach.system`,
 :mod:`~rfda_teach.dae` (D&G eq. 7), :mod:`~rfda_teach.coordinates` (§4-§6, App. A-B),
 :mod:`~rfda_teach.rfda` (D&G eq. 8-12), :mod:`~rfda_teach.models`,
 :mod:`~rfda_teach.symbolic`; counting scalar multiplications, an optional ``tally`` of the
@@ -23,7 +24,8 @@ Examples
 True
 """
 
-from . import errors, count, tree, bodies, joints, system, dae, coordinates, rfda, models, simulate  # noqa: F401
+from . import errors, count, tree, bodies, joints, forces, system, dae, coordinates, rfda, models  # noqa: F401
+from . import simulate  # noqa: F401
 from . import benchmark  # noqa: F401
 from . import viz, kane, refpoint, loops  # noqa: F401
 # interop needs the optional extra "robots" (pinocchio); import it explicitly: from rfda_teach import interop

@@ -156,6 +156,10 @@ def compile_model(system: System) -> FastModel:
                     hint="give a rfda_teach System, e.g. models.random_tree(5, kind='spatial')")
     if system.kind != "spatial":
         raise ModelError(f"the fast path handles spatial trees; system {system.name!r} is {system.kind}")
+    if system.forces:                                # its kernel computes f from gravity and gyroscopic terms only
+        raise ModelError(f"fastpath.compile_model: system {system.name!r} has {len(system.forces)} force element(s) "
+                         f"({', '.join(e.name for e in system.forces)}), which the fast path does not compute; use "
+                         "rfda.forward_dynamics(system, state, form='featherstone')")
     n = system.n
     rows = np.zeros((n, 6, 6))
     world = np.zeros((n, 6), dtype=np.bool_)

@@ -1348,6 +1348,10 @@ def to_mjcf(robot: RobotSystem) -> str:
     pin = require_pinocchio()
     where = "interop.to_mjcf"
     robot = _robot(robot, where)
+    if robot.forces:                         # the MJCF text is written from the Pinocchio model, which has none
+        names = ", ".join(e.name for e in robot.forces)
+        raise ModelError(f"{where}: robot {robot.name!r} has force elements ({names}), which this export does not "
+                         "write; export the robot without them")
     model = robot.pin_model
     for k, kind in enumerate(robot.pin_kinds):
         if kind in ("planar", "universal") or (kind == "free" and robot.parents[k] >= 0):

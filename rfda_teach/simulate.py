@@ -35,7 +35,7 @@ from .spatial import euler_params_rate
 from .errors import ConstraintRankError, ModelError
 from .summary import samples
 from .system import (State, System, check_consistency, check_state, constraint_residuals, cut_residuals,
-                     terms)
+                     force_potential, terms)
 
 __all__ = ["position_rate", "energy", "simulate", "Trajectory", "project", "residuals"]
 
@@ -88,7 +88,11 @@ def _normalise(system: System, y: np.ndarray) -> np.ndarray:
 
 
 def energy(system: System, state) -> float:
-    """Kinetic plus gravitational potential energy, sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i.
+    """Kinetic plus potential energy: sum of 1/2 ydot_i^T M_i ydot_i - m_i g . r_i over the bodies, plus
+    1/2 k (L - L0)^2 over the springs of ``system.forces`` (:func:`rfda_teach.system.force_potential`).
+
+    Without damping (c = 0), joint forces or ``f_ext`` the system is conservative and this total is
+    constant along a motion; dampers (c > 0) only lower it.
 
     A sum over the bodies, so it holds for a closed system (``system.cuts``) as for a tree: ideal
     joints and cut joints do no work, and the total is conserved without applied forces.
@@ -103,6 +107,16 @@ def energy(system: System, state) -> float:
     >>> sys = models.featherstone_sliders(m1=1.0, m2=1.0)
     >>> energy(sys, (np.array([0.0, 0.0, 0.0, 2.0]), np.array([1.0, 0.0, 1.0, 0.0])))   # 1/2 + 1/2 + 9.81*2
     20.62
+
+    A bar hanging from a pin (mass centre 0.5 m below it), at rest, held by a zero-free-length spring of
+    2 N/m from its mass centre to the pin, without gravity: V = 1/2 2 0.5^2.
+
+    >>> from rfda_teach.forces import SpringDamper
+    >>> from rfda_teach.system import System
+    >>> bar = models.chain(1, gravity=[0.0, 0.0])
+    >>> sprung = System(bar.parents, bar.bodies, bar.joints, bar.gravity, forces=(SpringDamper(0, -1, k=2.0),))
+    >>> energy(sprung, (np.array([0.0, -0.5, np.pi / 2]), np.zeros(3)))
+    0.25
     """
     system = _system_arg(system, "simulate.energy")
     y, yd = check_state(system, state)
@@ -112,7 +126,7 @@ def energy(system: System, state) -> float:
         M = mass_matrix(b, y[ps])
         T += 0.5 * yd[vs] @ M @ yd[vs]
         V -= b.mass * system.gravity @ y[ps][:d]
-    return float(T + V)
+    return float(T + V + force_potential(system, (y, yd), check=False))
 
 
 @dataclass(frozen=True, eq=False)

@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import bodies as _b
+from . import forces as _fo
 from . import joints as _j
 from . import _check
 from .errors import ConstraintViolationError, ModelError, TopologyError
@@ -39,7 +40,7 @@ from .summary import count_by_kind, html_table
 from .tree import Topology
 
 __all__ = ["System", "Cut", "State", "Terms", "terms", "check_state", "body_slices", "check_consistency",
-           "check_terms", "constraint_residuals", "cut_residuals", "require_tree", "POSITION_TOL",
+           "check_terms", "constraint_residuals", "cut_residuals", "require_tree", "force_potential", "POSITION_TOL",
            "VELOCITY_TOL"]
 
 #: a state is consistent when every joint's position residual is below POSITION_TOL (metres or
@@ -134,6 +135,20 @@ class System:
         Cut (loop-closing) joints; their rows follow the tree joints' rows in D&G eq. (7)
         (``cut_slices``).  Empty for a tree.  The recursive algorithms need a tree and refuse a
         system with cuts (:func:`require_tree`); :mod:`rfda_teach.dae` solves it.
+    forces : sequence of SpringDamper, keyword
+        Force elements (:class:`rfda_teach.forces.SpringDamper`) between bodies or a body and the
+        ground; :func:`terms` adds their generalized forces to f (D&G eq. (6)) and
+        :func:`rfda_teach.simulate.energy` their potential energy.  Empty by default.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> from rfda_teach.forces import SpringDamper
+    >>> tree = models.chain(2)
+    >>> s = System(tree.parents, tree.bodies, tree.joints, tree.gravity, name="sprung",
+    ...            forces=(SpringDamper(1, -1, point_a=[0.5, 0.0], k=50.0, L0=1.0),))
+    >>> repr(s).split("; ")[3:]
+    ['force elements 1 SpringDamper', '4 constraint rows, 2 DOF']
     """
 
     parents: tuple
@@ -142,6 +157,7 @@ class System:
     gravity: object = None
     name: str = ""
     cuts: tuple = field(default=(), kw_only=True)
+    forces: tuple = field(default=(), kw_only=True)
     topology: Topology = field(init=False, repr=False)
     pos_slices: tuple = field(init=False, repr=False)
     vel_slices: tuple = field(init=False, repr=False)
@@ -186,6 +202,7 @@ class System:
         nc = self.con_slices[-1].stop
         object.__setattr__(self, "cut_slices", tuple(slice(nc + s.start, nc + s.stop)
                                                     for s in _slices([c.joint.n_constraints for c in cuts])))
+        object.__setattr__(self, "forces", _check_forces(self.name, self.forces, bodies))
 
     @property
     def n(self) -> int:
@@ -237,6 +254,8 @@ class System:
         roots = sum(p < 0 for p in self.parents)
         head = (f"{type(self).__name__} {self.name!r}: {self.n} {self.kind} bodies; joints {joints}; "
                 f"{roots} root{'s' if roots > 1 else ''}; ")
+        if self.forces:
+            head += f"force elements {count_by_kind(type(e).__name__ for e in self.forces)}; "
         if not self.cuts:
             return head + f"{self.n_constraints} constraint rows, {self.n_dof} DOF"
         nx = self.n_cut_constraints
@@ -246,20 +265,29 @@ class System:
 
     def _repr_html_(self) -> str:
         """A table in a notebook (:func:`rfda_teach.summary.html_table`): the line of :meth:`__repr__`, then
-        one row per body with its name, parent, joint type, joint DOF and mass."""
+        one row per body with its name, parent, joint type, joint DOF and mass; a column ``cuts`` when
+        there are cut joints and a column ``forces`` when there are force elements, each listed at
+        its bodies."""
         rows = [(i, b.name, p, jt.type, jt.n_dof, f"{b.mass:.4g}")
                 for i, (b, jt, p) in enumerate(zip(self.bodies, self.joints, self.parents))]
-        if not self.cuts:
-            return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)"), rows,
-                              "bodies and joints")
-        cuts = {}
-        for c in self.cuts:                       # a cut is listed at each of its bodies
-            for b in (c.parent, c.child):
-                if b >= 0:
-                    cuts.setdefault(b, []).append(f"{c.name} ({c.joint.type})")
-        rows = [r + ("; ".join(cuts.get(r[0], ())),) for r in rows]
-        return html_table(repr(self), ("body", "name", "parent", "joint", "DOF", "mass (kg)", "cuts"), rows,
-                          "bodies, joints and cut joints")
+        headers = ("body", "name", "parent", "joint", "DOF", "mass (kg)")
+        what = []
+        extra = (("cuts", "cut joints", [((c.parent, c.child), f"{c.name} ({c.joint.type})") for c in self.cuts]),
+                 ("forces", "force elements", [((e.a, e.b), f"{e.name} (k {e.k:.4g}, c {e.c:.4g}, L0 {e.L0:.4g})")
+                                                   for e in self.forces]))
+        for head, label, items in extra:
+            if not items:
+                continue
+            at = {}
+            for ends, text in items:              # an element is listed at each of its bodies
+                for b in ends:
+                    if b >= 0:
+                        at.setdefault(b, []).append(text)
+            rows = [r + ("; ".join(at.get(r[0], ())),) for r in rows]
+            headers += (head,)
+            what.append(label)
+        parts = ["bodies", "joints"] + what
+        return html_table(repr(self), headers, rows, ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
 def _check_cuts(name: str, cuts, bodies) -> tuple:
@@ -283,6 +311,67 @@ def _check_cuts(name: str, cuts, bodies) -> tuple:
                                  f"{cut.joint.kind} bodies but its {side} body {b} is {bodies[b].kind}; pick a "
                                  "joint type of the bodies' kind")
     return cuts
+
+
+def _check_forces(name: str, forces, bodies) -> tuple:
+    """Validate the force elements of a system: SpringDamper records, bodies in range, points of the
+    bodies' dimension."""
+    if isinstance(forces, (_fo.SpringDamper, str)) or not hasattr(forces, "__iter__"):
+        raise ModelError(f"system {name!r}: forces must be a sequence of rfda_teach.forces.SpringDamper, got "
+                         f"{type(forces).__name__}; wrap a single element as forces=(element,)")
+    forces = tuple(forces)
+    n, d = len(bodies), _b.ndim(bodies[0].kind)
+    for e, el in enumerate(forces):
+        if not isinstance(el, _fo.SpringDamper):
+            raise ModelError(f"system {name!r}: forces[{e}] is {type(el).__name__}, not a force element; build "
+                             "one with rfda_teach.forces.SpringDamper(a, b, point_a=..., point_b=..., k=..., "
+                             "c=..., L0=...)")
+        for side in ("a", "b"):
+            b = getattr(el, side)
+            if b >= n:
+                raise TopologyError(f"system {name!r}: forces[{e}] ({el.name!r}) has body {side} = {b}, but the "
+                                    f"bodies are 0..{n - 1} (-1 for the ground); give an existing body")
+        if el.dim is not None and el.dim != d:
+            raise ModelError(f"system {name!r}: forces[{e}] ({el.name!r}) has {el.dim}-entry points but the "
+                             f"bodies are {bodies[0].kind} ({d} entries); give points of {d} entries")
+    return forces
+
+
+def _ends(system: System, el, y, yd) -> tuple:
+    """(y_a, yd_a, y_b, yd_b) of a force element's two bodies, None for the ground."""
+    ps, vs = system.pos_slices, system.vel_slices
+    a, b = el.a, el.b
+    return ((None, None) if a < 0 else (y[ps[a]], yd[vs[a]])) + ((None, None) if b < 0 else (y[ps[b]], yd[vs[b]]))
+
+
+def force_potential(system: System, state, *, check: bool = True) -> float:
+    """Potential energy stored in the system's force elements, the sum of 1/2 k (L - L0)^2
+    (:func:`rfda_teach.forces.potential`); 0 without force elements.  ``check=False``: a state the
+    package computed (not validated).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> from rfda_teach.forces import SpringDamper
+    >>> t = models.chain(1, gravity=[0.0, 0.0])
+    >>> s = System(t.parents, t.bodies, t.joints, t.gravity, forces=(SpringDamper(0, -1, k=2.0, L0=0.0),))
+    >>> force_potential(s, (np.array([0.0, -0.5, np.pi / 2]), np.zeros(3)))     # mass centre 0.5 m below the pin
+    0.25
+    """
+    y, yd = check_state(system, state) if check else state
+    return float(sum(_fo.potential(el, system.kind, *_ends(system, el, y, yd)[::2], check=False)
+                     for el in system.forces))
+
+
+def _add_forces(system: System, y, yd, f: list) -> None:
+    """Add every force element's generalized forces (:func:`rfda_teach.forces.generalized_forces`) to f."""
+    for el in system.forces:
+        fa, fb = _fo.generalized_forces(el, system.kind, *_ends(system, el, y, yd), check=False)
+        if fa is not None:
+            f[el.a] = f[el.a] + fa
+        if fb is not None:
+            f[el.b] = f[el.b] + fb
 
 
 def _slices(sizes):
@@ -607,7 +696,10 @@ def check_consistency(system: System, state) -> State:
 def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check: bool = True) -> Terms:
     """M_i, f_i (D&G eq. 6) and the joint rows (D&G eq. 1-3, 59) for every body, joint and cut joint.
 
-    ``tau`` are joint forces/torques (length ``system.n_dof``, joint order),
+    f_i holds gravity and the gyroscopic term (:func:`rfda_teach.bodies.force`), the joint forces,
+    ``f_ext`` and the generalized forces of the force elements ``system.forces``
+    (:func:`rfda_teach.forces.generalized_forces`).  ``tau`` are joint forces/torques (length
+    ``system.n_dof``, joint order),
     ``f_ext`` extra generalized forces in absolute coordinates (length
     ``system.n_vel``).  Time ``t`` is accepted for time-dependent extensions;
     the built-in joints are scleronomic (nu_k = 0).  With ``check`` the state must satisfy every
@@ -642,4 +734,5 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
             f[k] = f[k] + tk.G_d.T @ tau_k
             if j >= 0:
                 f[j] = f[j] + tk.Q_d.T @ tau_k
+    _add_forces(system, y, yd, f)
     return Terms(M, f, jt, _cut_terms(system, y, yd, check) if system.cuts else ())

@@ -127,3 +127,25 @@ def pytest_runtest_logfinish(nodeid, location):
         with open(path, "a") as fh:
             fh.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} {_STARTED.pop(nodeid):.2f} "
                      f"{time.time():.2f} {nodeid}\n")
+
+
+def sprung(system, seed, *, n_springs=3, damping=True, stiffness=(1.0, 50.0)):
+    """``system`` with ``n_springs`` random spring-dampers (rfda_teach.forces.SpringDamper) between random
+    bodies or a body and the ground, at random points; undamped (c = 0) unless ``damping``."""
+    import dataclasses
+
+    import numpy as np
+
+    from rfda_teach.bodies import ndim
+    from rfda_teach.forces import SpringDamper
+    rng = np.random.default_rng(seed)
+    d, n = ndim(system.kind), system.n
+    els = []
+    for _ in range(n_springs):
+        a = int(rng.integers(0, n))
+        b = int(rng.integers(-1, n - 1))
+        b = b + 1 if b >= a else b                       # b != a, may be the ground
+        els.append(SpringDamper(a, b, point_a=rng.normal(scale=0.5, size=d), point_b=rng.normal(scale=0.5, size=d),
+                                k=float(rng.uniform(*stiffness)), c=float(rng.uniform(0.1, 3.0)) if damping else 0.0,
+                                L0=float(rng.uniform(0.0, 1.0))))
+    return dataclasses.replace(system, forces=tuple(els))

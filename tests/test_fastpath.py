@@ -181,3 +181,12 @@ def test_a_fast_model_is_read_only():
     for name in ("mass", "Jb", "rows", "parents", "gravity"):
         with pytest.raises(ValueError, match="read-only"):
             getattr(fm, name)[0] = 1.0
+
+
+def test_fast_path_refuses_force_elements_by_name():
+    import dataclasses
+
+    from rfda_teach.forces import SpringDamper
+    sys_ = dataclasses.replace(models.chain(2, "spatial"), forces=(SpringDamper(1, -1, k=5.0, name="strut"),))
+    with pytest.raises(ModelError, match=r"1 force element\(s\) \(strut\), which the fast path does not compute"):
+        fastpath.compile_model(sys_)

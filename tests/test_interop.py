@@ -876,3 +876,12 @@ def test_universal_joints_against_aba_and_crba():
         interop.forward_dynamics(robot, q, v, tau, form="fast")
     with pytest.raises(ModelError, match="joint 'cardan 1' is a universal joint, which MuJoCo has no counterpart"):
         interop.to_mjcf(robot)
+
+
+def test_mjcf_export_refuses_force_elements_by_name():
+    import dataclasses
+
+    from rfda_teach.forces import SpringDamper
+    robot = dataclasses.replace(interop.example_robot("ur5"), forces=(SpringDamper(2, -1, k=5.0, name="strut"),))
+    with pytest.raises(ModelError, match=r"force elements \(strut\), which this export does not write"):
+        interop.to_mjcf(robot)

@@ -1,4 +1,6 @@
 """RFDA (eq. 8-12) in both forms against the dense DAE of eq. (7)."""
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st_
@@ -6,7 +8,7 @@ from hypothesis import given, strategies as st_
 from rfda_teach import dae, models, rfda
 from rfda_teach.errors import ModelError
 
-from conftest import rel
+from conftest import rel, sprung
 
 trees = st_.builds(lambda n, kind, seed, bias: (models.random_tree(n, kind=kind, seed=seed, chain_bias=bias), seed),
                    st_.integers(1, 30), st_.sampled_from(["planar", "spatial"]), st_.integers(0, 2 ** 31 - 1),
@@ -166,3 +168,16 @@ def test_universal_joints_both_forms_equal_dense_eq7(seed, speed):
         r = rfda.forward_dynamics(sys_, s, form=form, tau=tau)
         assert rel(r.ydd, ref.ydd) < 1e-9, form
         assert rel(r.lam, ref.lam) < 1e-9, form
+
+
+@given(trees, st_.integers(0, 2 ** 31 - 1), st_.integers(1, 5), st_.booleans())
+def test_both_forms_equal_dense_eq7_with_spring_dampers(tree, seed, n_springs, damping):
+    sys_ = sprung(tree[0], seed, n_springs=n_springs, damping=damping)
+    s = models.random_state(sys_, seed=seed)
+    ref = dae.forward_dynamics(sys_, s)
+    assert rel(ref.ydd, dae.forward_dynamics(dataclasses.replace(sys_, forces=()), s).ydd) > 0   # they act
+    for form in rfda.FORMS:
+        r = rfda.forward_dynamics(sys_, s, form=form)
+        assert rel(r.ydd, ref.ydd) < 1e-9, form
+        if ref.lam.size:
+            assert rel(r.lam, ref.lam) < 1e-9, form

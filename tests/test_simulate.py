@@ -4,6 +4,9 @@ import pytest
 
 from rfda_teach import models, simulate
 from rfda_teach.errors import ConstraintViolationError, ModelError
+from rfda_teach.system import force_potential
+
+from conftest import sprung
 
 
 @pytest.mark.parametrize("kind, seed", [("planar", 0), ("spatial", 1), ("spatial", 2)])
@@ -281,3 +284,23 @@ def test_a_closed_system_is_refused_by_the_recursions_and_an_open_cut_is_named()
         simulate.simulate(closed, start, 0.1, baumgarte=(1.0,))
     with pytest.raises(ModelError, match=r"state\.y has shape"):
         simulate.project(closed, (start.y[:-1], start.yd))
+
+
+@pytest.mark.parametrize("kind", ["planar", "spatial"])
+def test_energy_with_undamped_springs_is_conserved(kind):
+    sys_ = sprung(models.chain(4, kind=kind), 3, n_springs=4, damping=False)
+    s0 = models.random_state(sys_, seed=3)
+    traj = simulate.simulate(sys_, s0, 1.0, rtol=1e-11, atol=1e-11, n_out=41)
+    E = np.array([simulate.energy(sys_, s) for s in traj.states])
+    V = np.array([force_potential(sys_, s) for s in traj.states])
+    assert np.ptp(V) > 1e-2 * (1 + abs(E[0]))               # the springs store and return energy
+    assert np.abs(E - E[0]).max() < 1e-8 * (1 + abs(E[0]))
+
+
+def test_energy_with_damped_springs_decreases_monotonically():
+    sys_ = sprung(models.chain(4), 4, n_springs=4, damping=True)
+    s0 = models.random_state(sys_, seed=4)
+    traj = simulate.simulate(sys_, s0, 2.0, rtol=1e-11, atol=1e-11, n_out=81)
+    E = np.array([simulate.energy(sys_, s) for s in traj.states])
+    assert E[-1] < E[0] - 1e-2 * (1 + abs(E[0]))            # damping dissipates
+    assert np.diff(E).max() < 1e-9 * (1 + abs(E[0]))        # and never adds energy

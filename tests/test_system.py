@@ -1,11 +1,16 @@
+import dataclasses
+
 import numpy as np
 import pytest
 
-from rfda_teach import models
+from rfda_teach import dae, jointspace, models, rfda
+from rfda_teach.forces import SpringDamper
 from rfda_teach.bodies import Body
 from rfda_teach.errors import ModelError, TopologyError
 from rfda_teach.joints import Joint
 from rfda_teach.system import System, check_state, terms
+
+from conftest import rel, sprung
 
 
 def test_sizes_and_slices():
@@ -155,3 +160,24 @@ def test_the_recursive_algorithms_refuse_a_system_with_cuts():
     # simulate chooses the dense D&G eq. (7) for a system with cuts, and projects on its cut rows too
     assert simulate.simulate(sys_, st, 0.05, n_out=2).y.shape == (2, 9)
     assert simulate.project(sys_, st).y.shape == (9,)
+
+
+def test_forces_enter_f_and_both_solvers_see_them():
+    sys_ = sprung(models.chain(3), 7)
+    st = models.random_state(sys_, seed=7)
+    bare = dataclasses.replace(sys_, forces=())
+    a, b = dae.forward_dynamics(sys_, st).ydd, dae.forward_dynamics(bare, st).ydd
+    assert rel(a, b) > 1e-3
+    r = rfda.forward_dynamics(sys_, st, form="featherstone")
+    assert rel(r.ydd, a) < 1e-9
+    assert rel(jointspace.solve(sys_, terms(sys_, st)).qdd, r.qdd) < 1e-9      # RNEA + CRBA see them too
+
+
+def test_a_system_with_forces_prints_them_and_without_prints_as_before():
+    tree = models.chain(2)
+    assert "force" not in repr(tree) and "forces" not in tree._repr_html_()
+    s = dataclasses.replace(tree, forces=(SpringDamper(1, -1, k=5.0, L0=0.2, name="<s>"),))
+    assert repr(s) == repr(tree).replace("1 root; ", "1 root; force elements 1 SpringDamper; ")
+    html = s._repr_html_()
+    assert "<th>forces</th>" in html and "&lt;s&gt; (k 5, c 0, L0 0.2)" in html
+    assert "<summary>bodies, joints and force elements</summary>" in html
