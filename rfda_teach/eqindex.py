@@ -547,6 +547,8 @@ def index_page(root=".") -> str:
     tests = checking_tests(root, cites)
     chapters = chapter_citations(root)
     out = ["# Equation index", "",
+           "*Optional. Adds where each equation of the papers lives in the code and which tests",
+           "check it; for readers of the code or of the papers (no chapter needs it).*", "",
            "Every equation of the four papers that the package `rfda_teach` cites, where it is",
            "implemented or used (`module.function` inside `rfda_teach`), the tests that check it and",
            "the chapters that teach it.  The code tags each citation with its paper (`D&G eq. (43)`,",
