@@ -34,7 +34,7 @@ import numpy as np
 from . import _check
 from .errors import ModelError
 # the rotations and products live in rfda_teach.spatial; bodies re-exports them (its public names)
-from .spatial import (EULER_TOL, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, rotate_inertia,
+from .spatial import (EULER_TOL, cross, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, rotate_inertia,
                       skew, unit_euler)
 
 __all__ = ["Body", "KINDS", "npos", "nvel", "ndim", "mass_matrix", "force", "rotation",
@@ -150,9 +150,9 @@ def frame_with_z(a) -> np.ndarray:
         raise ModelError("frame_with_z: the axis a is the zero vector; give a non-zero axis direction")
     a = a / np.linalg.norm(a)
     t = np.array([1.0, 0, 0]) if abs(a[0]) < 0.9 else np.array([0, 1.0, 0])
-    x = np.cross(t, a)
+    x = cross(t, a, check=False)
     x /= np.linalg.norm(x)
-    return np.column_stack([x, np.cross(a, x), a])
+    return np.column_stack([x, cross(a, x, check=False), a])
 
 
 def rotation(kind: str, y_i: np.ndarray, *, check: bool = True) -> np.ndarray:
@@ -237,4 +237,4 @@ def _force(body: Body, y_i: np.ndarray, yd_i: np.ndarray, gravity: np.ndarray) -
     R = rotation("spatial", y_i, check=False)
     w = yd_i[3:6]
     Jw = R @ body.J @ (R.T @ w)
-    return np.concatenate([m * gravity, -np.cross(w, Jw)])
+    return np.concatenate([m * gravity, -cross(w, Jw, check=False)])

@@ -59,7 +59,7 @@ from . import _check, dae, rfda
 from .bodies import EULER_TOL, Body, frame_with_z
 from .errors import ConstraintViolationError, IllConditionedError, ModelError
 from .joints import Joint
-from .spatial import euler_params_rate, euler_params_to_matrix, scalar_first, scalar_last
+from .spatial import cross, euler_params_rate, euler_params_to_matrix, scalar_first, scalar_last
 from .summary import samples
 from .system import State, System
 
@@ -413,7 +413,7 @@ def _check_urdf(path, where, ignore_mimic):   # returns [(joint, mimicked, multi
             xyz = _floats(axis, "xyz", 3, f"{here} <axis>", where)
             if xyz is not None and np.linalg.norm(xyz) == 0:
                 raise ModelError(f"{where}: {here} <axis xyz='0 0 0'> has no direction; give a non-zero axis")
-            if xyz is not None and jtype == "planar" and np.linalg.norm(np.cross(xyz, [0, 0, 1.0])) > 1e-9:
+            if xyz is not None and jtype == "planar" and np.linalg.norm(cross(xyz, [0, 0, 1.0], check=False)) > 1e-9:
                 raise ModelError(f"{where}: {here} a planar joint with normal <axis xyz='{axis.get('xyz')}'>: "
                                  "Pinocchio's parser ignores the axis and always moves in the joint frame's xy "
                                  "plane; rotate the joint's <origin rpy> so that the normal is z and give "
@@ -786,7 +786,7 @@ def _tree_accelerations(robot, q, v, tau, form, where):
         a_k = Ti.T @ qdd_k
         if robot.pin_kinds[i - 1] == "free":            # local linear acceleration: d/dt(R^T v_o) = R^T a_o - w_l x v_l
             vl = v[sl]
-            a_k[:3] -= np.cross(vl[3:], vl[:3])
+            a_k[:3] -= cross(vl[3:], vl[:3], check=False)
         elif robot.pin_kinds[i - 1] == "planar":        # the same with w_l = (0, 0, w_z), v_l = (v_x, v_y, 0)
             vx, vy, wz = v[sl]
             a_k[0] += wz * vy
@@ -867,7 +867,7 @@ def from_screws(Mlist, Glist, Slist, gravity=(0.0, 0.0, -9.81), name: str = "scr
         if abs(np.linalg.norm(w) - 1) > 1e-9:
             raise ModelError(f"{where}: Slist column {i} is not a revolute screw axis (|omega| = "
                              f"{np.linalg.norm(w):.3g}, not 1); give unit rotation axes")
-        point = np.cross(w, v)                                        # the point of the axis nearest the origin
+        point = cross(w, v, check=False)                    # the point of the axis nearest the origin
         jid = model.addJoint(parent, pin.JointModelRevoluteUnaligned(w), pin.SE3(np.eye(3), point - prev_point),
                              f"joint{i + 1}")
         G = Glist[i]
@@ -1447,7 +1447,7 @@ def _from_mujoco_state(robot, mj, qpos, qvel, qacc=None):
             v[ib:ib + 3] = R.T @ qvel[da:da + 3]
             v[ib + 3:ib + 6] = qvel[da + 3:da + 6]
             if qacc is not None:                         # d/dt (R v_l) = R (a_l + w_l x v_l)
-                a[ib:ib + 3] = R.T @ qacc[da:da + 3] - np.cross(v[ib + 3:ib + 6], v[ib:ib + 3])
+                a[ib:ib + 3] = R.T @ qacc[da:da + 3] - cross(v[ib + 3:ib + 6], v[ib:ib + 3], check=False)
                 a[ib + 3:ib + 6] = qacc[da + 3:da + 6]
         elif kind == "spherical":
             w, x, y, z = qpos[pa:pa + 4]

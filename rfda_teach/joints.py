@@ -59,7 +59,7 @@ import numpy as np
 
 from . import _check
 from .bodies import KINDS, ndim, npos, nvel, rotation
-from .spatial import (elementary_rotation, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew,
+from .spatial import (cross, elementary_rotation, euler_params_to_matrix, matrix_to_euler_params, planar_rotation, skew,
                       unit_euler)
 from .errors import ConstraintRankError, ConstraintViolationError, ModelError
 
@@ -215,7 +215,7 @@ def _row_frame(joint: Joint, R_J, R_k, w_j, w_rel):
     if joint.type != "universal":
         return R_J, w_j
     u = R_J @ joint.axes[0]
-    n = np.cross(u, R_k @ joint.child_frame @ joint.axes[1])
+    n = cross(u, R_k @ joint.child_frame @ joint.axes[1], check=False)
     size = np.linalg.norm(n)
     if not size > 1e-6:                   # the axes are parallel: the state breaks the joint by 90 degrees
         raise ConstraintViolationError(
@@ -223,7 +223,7 @@ def _row_frame(joint: Joint, R_J, R_k, w_j, w_rel):
             "state, so the cross is undefined; give a state that satisfies the joint (a1 normal to a2), "
             "e.g. from models.state_from_joints")
     n /= size
-    return np.column_stack([u, np.cross(n, u), n]), w_j + u * (u @ w_rel)
+    return np.column_stack([u, cross(n, u, check=False), n]), w_j + u * (u @ w_rel)
 
 
 def _rows(joint: Joint, kind: str, where: str):
@@ -410,12 +410,13 @@ def _evaluate(joint: Joint, kind: str, y_j, yd_j, y_k, yd_k) -> JointTerms:
         Wk[3:, 3:] = np.eye(3)
         Wj[:3, 3:] = skew(p - r_j, check=False)
         Wj[3:, 3:] = -np.eye(3)
-        pdot = v_k + np.cross(w_k, a_k)
-        w = np.concatenate([pdot - v_j - np.cross(w_j, p - r_j), w_k - w_j])
-        kappa = np.concatenate([np.cross(w_k, np.cross(w_k, a_k)) - np.cross(w_j, pdot - v_j), np.zeros(3)])
+        pdot = v_k + cross(w_k, a_k, check=False)
+        w = np.concatenate([pdot - v_j - cross(w_j, p - r_j, check=False), w_k - w_j])
+        kappa = np.concatenate([cross(w_k, cross(w_k, a_k, check=False), check=False)
+                                - cross(w_j, pdot - v_j, check=False), np.zeros(3)])
     if kind == "spatial":
         R_J, w_F = _row_frame(joint, R_J, R_k, w_j, w[3:])
-        rho = np.concatenate([-np.cross(w_F, w[:3]), -np.cross(w_F, w[3:])])
+        rho = np.concatenate([-cross(w_F, w[:3], check=False), -cross(w_F, w[3:], check=False)])
     T_J = np.eye(dtw)
     T_J[:nl, :nl] = R_J.T
     if kind == "spatial":

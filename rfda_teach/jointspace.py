@@ -71,6 +71,7 @@ from .coordinates import appendix_a
 from .count import Tally, add, chol, cholesky_count, mm, set_step, solve as cho_solve
 from .errors import IllConditionedError, ModelError
 from .models import state_from_joints
+from .spatial import cross
 from .system import State, System, Terms, check_state, check_terms, require_tree, terms
 
 __all__ = ["JointSpaceResult", "rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
@@ -498,7 +499,7 @@ def pinocchio_maps(robot, q, v, a=None) -> PinocchioMaps:
         for i in range(1, model.njoints):
             if robot.pin_kinds[i - 1] == "free":
                 s0 = model.idx_vs[i]
-                acc[s0:s0 + 3] += np.cross(v[s0 + 3:s0 + 6], v[s0:s0 + 3])
+                acc[s0:s0 + 3] += cross(v[s0 + 3:s0 + 6], v[s0:s0 + 3], check=False)
         qdd = S @ acc
     return PinocchioMaps(state, S, qdd)
 

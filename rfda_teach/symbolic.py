@@ -29,7 +29,7 @@ import sympy as sp
 from .errors import ConstraintRankError, ModelError
 
 __all__ = ["lubich", "featherstone", "method_2", "appendix_a", "featherstone_sliders", "planar_revolute_pair",
-           "planar_rotation", "M_hat_11_printed", "A_tilde_printed", "E_D_eq36"]
+           "planar_rotation", "M_hat_11_printed", "A_tilde_printed", "E_D_eq36", "rational"]
 
 
 def _flat(x):
@@ -329,3 +329,45 @@ def A_tilde_printed(p):
     den = J_k + m_k * (sx ** 2 + sy ** 2)
     return sp.Matrix([[-m_k * (sp.sin(phi) * sx + sp.cos(phi) * sy) / den,
                        m_k * (sp.cos(phi) * sx - sp.sin(phi) * sy) / den]])
+
+
+def rational(*matrices):
+    """The matrices as sympy ``DomainMatrix`` objects over one field of rational functions
+    QQ(x_1, ..., x_r) of all their symbols, for derivations that must end in an exact zero.
+
+    In that field every entry is kept as one reduced fraction of polynomials, so sums, products,
+    inverses (``.inv()``) and transposes (``.transpose()``; ``*`` is the matrix product) stay in
+    canonical form and a difference that is zero is recognised at once (``.is_zero_matrix``),
+    where ``sp.simplify`` on nested inverses would take seconds.  ``.to_Matrix()`` turns a result
+    back into a sympy Matrix for display.  Every entry must be a rational function of its
+    symbols: replace trigonometric entries by symbols first (a ModelError says which entry).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> m, J, g = sp.symbols("m J g", positive=True)
+    >>> M, G = rational(sp.diag(m, m, J), sp.Matrix([[1, 0, g]]))
+    >>> W = G * M.inv() * G.transpose()
+    >>> W.to_Matrix()
+    Matrix([[(J + g**2*m)/(J*m)]])
+    >>> (W * W.inv() - W.inv() * W).is_zero_matrix
+    True
+    """
+    from sympy.polys.matrices import DomainMatrix
+    from sympy.polys.polyerrors import CoercionFailed
+    where = "symbolic.rational"
+    if not matrices:
+        raise ModelError(f"{where}: give at least one matrix")
+    mats = [_mat(M, f"matrix {i + 1}", where) for i, M in enumerate(matrices)]
+    syms = sorted(set().union(*(M.free_symbols for M in mats)), key=str)
+    K = sp.QQ.frac_field(*syms) if syms else sp.QQ
+    out = []
+    for i, M in enumerate(mats):
+        for e in M:
+            try:
+                K.from_sympy(e)
+            except (CoercionFailed, ValueError, TypeError) as exc:
+                raise ModelError(f"{where}: entry {e} of matrix {i + 1} is not a rational function of "
+                                 f"its symbols; replace it by a symbol (and map it back with subs)") from exc
+        out.append(DomainMatrix.from_Matrix(M).convert_to(K))
+    return out

@@ -106,3 +106,17 @@ def test_symbolic_singular_or_bad_input_named(call, error, match):
     """These used to raise sympy's NonInvertibleMatrixError, a ShapeError or an AttributeError."""
     with pytest.raises(error, match=match):
         call()
+
+
+def test_rational_decides_zero_exactly_and_agrees_with_sympy():
+    """symbolic.rational: arithmetic in QQ(symbols) gives the same matrices as sympy's Matrix
+    arithmetic followed by cancel, and tells zero from non-zero."""
+    import sympy as sp
+    from rfda_teach import symbolic
+    m, J, g1, g2 = sp.symbols("m J g_1 g_2", positive=True)
+    M, G = sp.diag(m, m, J), sp.Matrix([[1, 0, g1], [0, 1, g2]])
+    rM, rG = symbolic.rational(M, G)
+    W = rG * rM.inv() * rG.transpose()
+    assert (W.to_Matrix() - (G * M.inv() * G.T).applyfunc(sp.cancel)).applyfunc(sp.cancel) == sp.zeros(2, 2)
+    assert (W * W.inv() - W.inv() * W).is_zero_matrix
+    assert not (W - W.transpose() * 2).is_zero_matrix
