@@ -107,8 +107,11 @@ class Tally:
 
     def mm(self, A, B):
         """Dense product A @ B (rows x inner x cols multiplications); a 1-D A is taken as one row."""
-        A, B = np.atleast_2d(A), np.asarray(B)
-        self.add(A.shape[0] * A.shape[1] * (B.shape[1] if B.ndim == 2 else 1))
+        A = A if type(A) is np.ndarray else np.asarray(A)      # (plain checks: this runs in every
+        B = B if type(B) is np.ndarray else np.asarray(B)      # counted product, thousands per step)
+        if A.ndim < 2:
+            A = A.reshape(1, -1)                               # numpy.atleast_2d, without its overhead
+        self.counts[self.step] += A.shape[0] * A.shape[1] * (B.shape[1] if B.ndim == 2 else 1)
         return A @ B
 
     def cross(self, a, b):
