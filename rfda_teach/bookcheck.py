@@ -118,7 +118,15 @@ def offline_animation(anim, fig) -> Animation:
 
     import matplotlib.pyplot as plt
 
-    html_text = offline_jshtml(anim)
+    # matplotlib draws every frame twice while it records: once for the screen (draw_idle, which
+    # Agg carries out at once) and once into the saved image; only the second is kept, so the first
+    # is skipped while recording (the frames are the same, at half the cost)
+    canvas = fig.canvas
+    canvas.draw_idle = lambda *args, **kwargs: None
+    try:
+        html_text = offline_jshtml(anim)
+    finally:
+        del canvas.draw_idle                      # the class's own method again
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     plt.close(fig)
