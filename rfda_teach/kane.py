@@ -399,15 +399,23 @@ def _mass_matrix_and_forcing(system: KaneSystem, x, y, F_ext=None, M_ext=None):
         M = R @ M_ext[k]
         a_bias = _apply(kin.VGd[k], y) + cross(w, vG, check=False)  # VG_dot y + omega x v_G
         h_bias = I @ _apply(kin.Wd[k], y) + cross(w, I @ w, check=False)  # I W_dot y + omega x I omega
-        for a, Ba in VG.items():
-            f[3 * a:3 * a + 3] += Ba.T @ (F - m * a_bias)                        # Kane eq. (41), translation
-            for b, Bb in VG.items():
-                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += m * Ba.T @ Bb             # Kane eq. (40)
-        for a, Ba in W.items():
-            f[3 * a:3 * a + 3] += Ba.T @ (M - h_bias)                            # Kane eq. (41), rotation
-            for b, Bb in W.items():
-                A[3 * a:3 * a + 3, 3 * b:3 * b + 3] += Ba.T @ I @ Bb             # Kane eq. (40)
+        # the non-zero blocks of body K's partials side by side: B = [B_a1 B_a2 ...] (3 x 3k), so that
+        # one product B^T X B gives every block pair (a, b) of the double sum at once
+        iv, Bv = _side_by_side(VG)
+        f[iv] += Bv.T @ (F - m * a_bias)                                         # Kane eq. (41), translation
+        A[np.ix_(iv, iv)] += (m * Bv.T) @ Bv                                     # Kane eq. (40)
+        iw, Bw = _side_by_side(W)
+        f[iw] += Bw.T @ (M - h_bias)                                             # Kane eq. (41), rotation
+        A[np.ix_(iw, iw)] += Bw.T @ I @ Bw                                       # Kane eq. (40)
     return A, f
+
+
+def _side_by_side(blocks: dict) -> tuple:
+    """(rows of y, [B_a1 B_a2 ...]) for a dictionary {block a: 3 x 3 partial}."""
+    keys = list(blocks)
+    rows = (3 * np.repeat(keys, 3) + np.tile(np.arange(3), len(keys))) if keys else np.zeros(0, int)
+    B = np.hstack([blocks[a] for a in keys]) if keys else np.zeros((3, 0))
+    return rows, B
 
 
 class BodyState(NamedTuple):
