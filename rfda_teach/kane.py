@@ -2,7 +2,9 @@
 
 Bodies are numbered 1..N from the reference body 1 outward; the body-connection
 array L gives each body's adjacent lower body (L(1) = 0, the inertial frame) and a
-lower body must have a lower number.  The generalized coordinates and speeds are,
+lower body must have a lower number.  (The notes have one reference body; a forest, several
+bodies with L(K) = 0, runs through the same recursions, each such O_K placed by s'_K.)
+The generalized coordinates and speeds are,
 Kane eq. (1),
 
     x = [eps_hat (4N); s' (3N)],        y = [omega_hat' (3N); s'dot (3N)],
@@ -15,6 +17,12 @@ relative rotation Kane eq. (4), angular velocities Kane eq. (11), partial angula
 velocities Kane eq. (14)-(15) and their rates Kane eq. (18), positions Kane eq. (20)-(21),
 partial velocities of origins and mass centres Kane eq. (26)-(30) and their rates
 Kane eq. (31)-(32), generalized mass matrix Kane eq. (40) and forcing Kane eq. (41).
+
+:func:`from_system` makes this record a view of the one model (a tree
+:class:`rfda_teach.system.System`): free joints keep all six speeds of a body, spherical ones
+the three rotation speeds, revolute and prismatic ones one speed each, the others held at zero
+(:func:`reduced_dynamics`); :func:`system_accelerations` returns the System's absolute
+accelerations by Kane's equations, to compare with every other formulation.
 
 Partial-velocity matrices are stored as dictionaries {block: 3x3 matrix} over the
 2N blocks of y (block K-1 for omega_hat'_K, block N+K-1 for s'dot_K): a body's
@@ -39,7 +47,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -49,10 +57,14 @@ from scipy.linalg import cho_factor, cho_solve
 from . import _check
 # EULER_TOL: one tolerance for every unit-norm check; skew, cross, ... with check=False on computed arguments
 from .spatial import (EULER_TOL, G0, axis_angle_to_euler_params, cross, euler_G, euler_params_to_matrix,
-                      rotate_inertia, scalar_first, scalar_last, skew)
+                      matrix_to_euler_params, rotate_inertia, scalar_first, scalar_last, skew)
+from .bodies import rotation
 from .errors import ModelError, RFDAError, TopologyError
 from .summary import html_table
 from .tree import Topology
+from . import models
+from .forces import generalized_forces
+from .system import System, State, check_consistency, require_tree
 
 __all__ = ["KaneSystem", "BodyState", "eight_body", "EIGHT_BODY_L", "relative_rotation", "E_hat",
            "kinematics", "mass_matrix_and_forcing", "body_states", "simulate", "euler_norm_drift",
@@ -73,11 +85,21 @@ INERTIA_TOL = _check.INERTIA_TOL
 class KaneSystem:
     """A tree of rigid bodies for Kane's method with relative coordinates.
 
-    ``L[K-1]`` is the lower body of body K (0 for the inertial frame, only for body 1);
+    ``L[K-1]`` is the lower body of body K (0 for the inertial frame: body 1, the reference body, and
+    any further body that hangs from the inertial frame, as the roots of a forest do, each with
+    q'_K = 0 so that s'_K places O_K from the inertial origin);
     ``mass[K-1]``, ``inertia[K-1]`` (central inertia matrix I'_GK in K-frame components),
     ``q[K-1]`` = q'_K (from O_J to Q_K, J-frame components; q'_1 = 0), ``r[K-1]`` = r'_K
     (from O_K to G_K, K-frame components), gravity in inertial components, and an initial
     state ``x0``, ``y0``.  Every field is checked (see the module docstring).
+
+    A record built from the one model by :func:`from_system` also carries (keyword fields, None
+    for a record written by hand): ``mechanism``, the :class:`rfda_teach.system.System` it views;
+    ``speeds``, the indices into y of the generalized speeds its joints leave free (the others are
+    held at zero, :func:`reduced_dynamics`; :func:`simulate` and :func:`state_derivative` keep
+    them by default); ``frames``, Kane's frame of body K (its axes as columns, in the components
+    of the System's body axes); ``ground_frame``, the inertial frame N in world components; and
+    ``order``, the System body index of Kane's body K.
 
     Examples
     --------
@@ -98,6 +120,11 @@ class KaneSystem:
     x0: np.ndarray
     y0: np.ndarray
     name: str = ""
+    mechanism: object = field(default=None, kw_only=True, repr=False)
+    speeds: tuple = field(default=None, kw_only=True, repr=False)
+    frames: object = field(default=None, kw_only=True, repr=False)
+    ground_frame: object = field(default=None, kw_only=True, repr=False)
+    order: tuple = field(default=None, kw_only=True, repr=False)
     topology: Topology = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -111,8 +138,6 @@ class KaneSystem:
         if N == 0 or L[0] != 0:
             raise TopologyError("body 1 must be the reference body: L(1) = 0 (the inertial frame)")
         for K, J in enumerate(L, start=1):
-            if K > 1 and J == 0:
-                raise TopologyError(f"body {K} has L({K}) = 0; only body 1 may hang from the inertial frame")
             if J >= K:
                 raise TopologyError(f"body {K} has lower body {J} >= {K}; number the bodies from the reference "
                                     "body outward so that a lower body has a lower number (the notes' convention)")
@@ -126,9 +151,11 @@ class KaneSystem:
             _check.inertia(inertia[K], f"inertia[{K}] (body {K + 1})", where=where)
         q = _check.matrix(self.q, (N, 3), "q", where=where)
         r = _check.matrix(self.r, (N, 3), "r", where=where)
-        if np.any(q[0] != 0):
-            raise ModelError(f"{where}: q[0] = q'_1 = {q[0]} must be zero (body 1 hangs from the inertial "
-                             "frame: O_1 is placed by s'_1 alone); put the offset into s'_1 of x0")
+        for K in range(N):
+            if L[K] == 0 and np.any(q[K] != 0):
+                raise ModelError(f"{where}: q[{K}] = q'_{K + 1} = {q[K]} must be zero (body {K + 1} hangs from the "
+                                 f"inertial frame: O_{K + 1} is placed by s'_{K + 1} alone); put the offset into "
+                                 f"s'_{K + 1} of x0")
         g = _check.vector(self.gravity, 3, "gravity", where=where, hint="inertial components, e.g. (0, 0, -9.81)")
         _check.instance(self.name, str, "name", where=where)
         for k, v in (("mass", mass), ("inertia", inertia), ("q", q), ("r", r), ("gravity", g)):
@@ -138,6 +165,7 @@ class KaneSystem:
         x0, y0 = _state(self, self.x0, self.y0, where, names=("x0", "y0"))
         object.__setattr__(self, "x0", x0)
         object.__setattr__(self, "y0", y0)
+        _view_fields(self, where)
 
     @property
     def N(self) -> int:
@@ -178,6 +206,41 @@ class KaneSystem:
                 for K, (J, m, I, q, r) in enumerate(zip(self.L, self.mass, self.inertia, self.q, self.r), start=1)]
         return html_table(repr(self), ("body K", "L(K)", "mass (kg)", "I'_GK (kg m^2)", "q'_K (m)", "r'_K (m)"),
                           rows, "bodies")
+
+
+def _view_fields(ks: KaneSystem, where: str) -> None:
+    """Check the optional fields of a view of the one model (:func:`from_system`)."""
+    N = ks.N
+    if ks.speeds is not None:
+        object.__setattr__(ks, "speeds", tuple(int(i) for i in _speeds(ks.speeds, N, where)))
+    if ks.mechanism is None:
+        for name in ("frames", "ground_frame", "order"):
+            if getattr(ks, name) is not None:
+                raise ModelError(f"{where}: {name} is given but mechanism is None; {name} describes the view "
+                                 "of a System: build the record with kane.from_system(system)")
+        return
+    _check.instance(ks.mechanism, System, "mechanism", where=where,
+                    hint="the rfda_teach.system.System this record views (kane.from_system builds both)")
+    if ks.mechanism.n != N:
+        raise ModelError(f"{where}: mechanism has {ks.mechanism.n} bodies but the record has {N}; build the "
+                         "record with kane.from_system(mechanism)")
+    order = tuple(range(N)) if ks.order is None else tuple(
+        _check.positive_int(v, f"order[{K}]", where=where, minimum=0) for K, v in enumerate(ks.order))
+    if sorted(order) != list(range(N)):
+        raise ModelError(f"{where}: order must list every body 0..{N - 1} of the mechanism once, got {order}")
+    K_of = {b: K for K, b in enumerate(order)}
+    L = tuple(0 if ks.mechanism.parents[b] < 0 else K_of[ks.mechanism.parents[b]] + 1 for b in order)
+    if L != ks.L:
+        raise ModelError(f"{where}: L = {ks.L} is not the mechanism's tree in this order (that is L = {L}); "
+                         "build the record with kane.from_system(mechanism)")
+    frames = np.tile(np.eye(3), (N, 1, 1)) if ks.frames is None else _check.matrix(ks.frames, (N, 3, 3), "frames",
+                                                                                   where=where)
+    for K in range(N):
+        _check.matrix(frames[K], (3, 3), f"frames[{K}]", where=where, orthogonal=True)
+    C0 = np.eye(3) if ks.ground_frame is None else _check.matrix(ks.ground_frame, (3, 3), "ground_frame",
+                                                                   where=where, orthogonal=True)
+    for k, v in (("order", order), ("frames", frames), ("ground_frame", C0)):
+        object.__setattr__(ks, k, v)
 
 
 def _system(system, where: str) -> KaneSystem:
@@ -514,7 +577,8 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = Tru
     eps_dot = 1/2 [E_hat']^T omega_hat' + (k/2)(1 - |eps|^2) eps (k = :data:`EULER_GAIN`):
     the added term vanishes on |eps| = 1 and drives |eps|^2 - 1 to zero at rate k
     (constraint stabilisation).  ``speeds`` restricts the motion to a subset of the 6N speeds
-    (see :func:`reduced_dynamics`).  With ``check`` (the default) the state is checked first
+    (see :func:`reduced_dynamics`); by default the record's own ``speeds`` (a view built by
+    :func:`from_system`), all 6N for a record written by hand.  With ``check`` (the default) the state is checked first
     (shapes, finite, unit Euler parameters within :data:`EULER_TOL`); :func:`simulate`'s
     right-hand side passes ``check=False``.
 
@@ -529,8 +593,7 @@ def state_derivative(system: KaneSystem, x, y, *, speeds=None, check: bool = Tru
         where = "kane.state_derivative"
         _check.flag(check, "check", where=where)
         x, y = _state(system, x, y, where)
-        if speeds is not None:
-            speeds = _speeds(speeds, system.N, where)
+        speeds = _record_speeds(system) if speeds is None else _speeds(speeds, system.N, where)
     N = system.N
     xdot = np.zeros(7 * N)
     for k in range(N):
@@ -554,6 +617,12 @@ def _solve_spd(A, f):
     except (np.linalg.LinAlgError, ValueError):
         raise ModelError("the generalized mass matrix [A] is not positive definite (or not finite); check "
                          "masses, inertias and the state") from None
+
+
+def _record_speeds(system: KaneSystem):
+    """The record's kept speeds as an index array, or None when it keeps all 6N (or says nothing)."""
+    S = system.speeds
+    return None if S is None or len(S) == 6 * system.N else np.asarray(S)
 
 
 def _speeds(speeds, N: int, where: str) -> np.ndarray:
@@ -593,7 +662,7 @@ def reduced_dynamics(system: KaneSystem, x, y, speeds) -> np.ndarray:
     return _reduced(system, x, y, _speeds(speeds, system.N, where), where)
 
 
-def _reduced(system: KaneSystem, x, y, S: np.ndarray, where: str) -> np.ndarray:
+def _reduced(system: KaneSystem, x, y, S: np.ndarray, where: str, F_ext=None, M_ext=None) -> np.ndarray:
     N = system.N
     mask = np.zeros(6 * N, bool)
     mask[S] = True
@@ -601,9 +670,9 @@ def _reduced(system: KaneSystem, x, y, S: np.ndarray, where: str) -> np.ndarray:
         i = int(np.flatnonzero(np.abs(y) * ~mask)[0])
         raise ModelError(f"{where}: y has non-zero entries outside the kept speeds (y[{i}] = {y[i]:.6g}); "
                          "set the dropped speeds to zero")
-    A, f = _mass_matrix_and_forcing(system, x, y)
+    A, f = _mass_matrix_and_forcing(system, x, y, F_ext, M_ext)
     out = np.zeros(6 * N)
-    out[S] = _solve_spd(A[np.ix_(S, S)], f[S])
+    out[S] = _solve_spd(A[np.ix_(S, S)], f[S])                                  # Kane eq. (39), rows S
     return out
 
 
@@ -636,7 +705,9 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
     Euler-parameter norm is held by constraint stabilisation (:func:`state_derivative`);
     :func:`euler_norm_drift` reports what is left.  ``t_final`` must be finite and > 0,
     ``t_eval`` (optional) increasing times in [0, t_final]; with ``speeds`` the entries of
-    ``y0`` outside the kept speeds must be zero (see :func:`reduced_dynamics`).
+    ``y0`` outside the kept speeds must be zero (see :func:`reduced_dynamics`).  ``speeds``
+    defaults to the record's own (a view of a System keeps the speeds its joints leave free,
+    :func:`from_system`); pass ``range(6 * N)`` to free every body.
 
     Examples
     --------
@@ -653,8 +724,8 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
     atol = _check.scalar(atol, "atol", where=where, positive=True)
     t_eval = _check.t_eval(t_eval, t_final, where=where)
     N = system.N
+    speeds = _record_speeds(system) if speeds is None else _speeds(speeds, N, where)
     if speeds is not None:
-        speeds = _speeds(speeds, N, where)
         dropped = np.setdiff1d(np.arange(6 * N), speeds)
         if np.any(y0[dropped] != 0):
             i = int(dropped[np.flatnonzero(y0[dropped])[0]])
@@ -679,8 +750,52 @@ def _unit_quat(axis, angle):
     return scalar_last(axis_angle_to_euler_params(axis, angle, check=False), check=False)
 
 
+def _eight_body_data():
+    """mass, central inertia, q'_K, r'_K of the eight-body tree (the data chosen in :func:`eight_body`)."""
+    N = 8
+    mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])
+    inertia = np.zeros((N, 3, 3))
+    a, b, c = 0.6, 0.4, 0.2
+    inertia[0] = 10.0 / 12 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    Lk, w = 0.4, 0.04
+    for k in range(1, N):
+        m = mass[k]
+        inertia[k] = np.diag([m * w * w / 6, m * (Lk * Lk + w * w) / 12, m * (Lk * Lk + w * w) / 12])
+    q = np.array([[0, 0, 0], [0.3, 0, 0], [0.4, 0, 0], [-0.3, 0, 0], [0.4, 0, 0], [0, 0.2, 0], [0, -0.2, 0],
+                  [0.4, 0, 0]], float)
+    r = np.array([[0, 0, 0]] + [[0.2, 0, 0]] * 7, float)
+    return mass, inertia, q, r
+
+
+def eight_body_system(gravity: float = G0) -> System:
+    """The eight-body tree of the notes as the one model: a :class:`rfda_teach.system.System` of eight
+    spatial bodies on free joints, parents L(K) - 1 (:data:`EIGHT_BODY_L`), with the data of
+    :func:`eight_body`.
+
+    Body K's axes are Kane's K-frame; joint K is a free joint from Q_K on the lower body
+    (``parent_point`` = q'_K - r'_J, from G_J) to O_K (``child_point`` = -r'_K, from G_K), so that
+    its six joint speeds are Kane's omega_hat'_K and s'dot_K (Kane eq. (1)) in other components.
+
+    Examples
+    --------
+    >>> tree = eight_body_system()
+    >>> tree.parents, tree.n_dof
+    ((-1, 0, 1, 0, 1, 0, 0, 6), 48)
+    """
+    from .bodies import Body
+    from .joints import Joint
+    gravity = _check.scalar(gravity, "gravity", where="kane.eight_body_system")
+    mass, inertia, q, r = _eight_body_data()
+    parents = tuple(J - 1 for J in EIGHT_BODY_L)
+    bodies = tuple(Body("spatial", float(mass[k]), inertia[k], name=f"body {k + 1}") for k in range(8))
+    joints = tuple(Joint("free", parent_point=np.zeros(3) if J < 0 else q[k] - r[J], child_point=-r[k],
+                         name=f"joint {k + 1}") for k, J in enumerate(parents))
+    return System(parents, bodies, joints, (0.0, 0.0, -float(gravity)), name="eight-body tree of the notes")
+
+
 def eight_body(gravity: float = G0) -> KaneSystem:
-    """The eight-body tree of the notes, L = (0, 1, 2, 1, 2, 1, 1, 7), with the data chosen here.
+    """The eight-body tree of the notes, L = (0, 1, 2, 1, 2, 1, 1, 7), with the data chosen here:
+    Kane's record of :func:`eight_body_system` (:func:`from_system`), with the initial state below.
 
     The notes give the topology only; this book chooses (SI units, all vectors as stated):
 
@@ -699,26 +814,18 @@ def eight_body(gravity: float = G0) -> KaneSystem:
       at -0.8 rad/s) and slides at s'dot = (0, 0, 0.05) m/s.
 
     With ``gravity`` = g the inertial frame has gravity (0, 0, -g); with 0 the system floats.
+    ``.mechanism`` is the System; every joint is free, so ``.speeds`` keeps all 6N speeds.
 
     Examples
     --------
     >>> sys = eight_body(gravity=0.0)
     >>> sys.N, sys.x0.shape, sys.y0.shape, float(sys.gravity[2]) + 0.0
     (8, (56,), (48,), 0.0)
+    >>> sys.mechanism.joints[7].type, len(sys.speeds)
+    ('free', 48)
     """
     gravity = _check.scalar(gravity, "gravity", where="kane.eight_body")
     N = 8
-    mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])
-    inertia = np.zeros((N, 3, 3))
-    a, b, c = 0.6, 0.4, 0.2
-    inertia[0] = 10.0 / 12 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
-    Lk, w = 0.4, 0.04
-    for k in range(1, N):
-        m = mass[k]
-        inertia[k] = np.diag([m * w * w / 6, m * (Lk * Lk + w * w) / 12, m * (Lk * Lk + w * w) / 12])
-    q = np.array([[0, 0, 0], [0.3, 0, 0], [0.4, 0, 0], [-0.3, 0, 0], [0.4, 0, 0], [0, 0.2, 0], [0, -0.2, 0],
-                  [0.4, 0, 0]], float)
-    r = np.array([[0, 0, 0]] + [[0.2, 0, 0]] * 7, float)
     eps = [_unit_quat([0, 0, 1], 0.0), _unit_quat([0, 0, 1], 0.0), _unit_quat([0, 0, 1], 0.0),
            _unit_quat([0, 0, 1], np.pi), _unit_quat([0, 1, 0], 0.4), _unit_quat([0, 0, 1], np.pi / 2),
            _unit_quat([0, 0, 1], -np.pi / 2), _unit_quat([0, 0, 1], 0.0)]
@@ -729,8 +836,7 @@ def eight_body(gravity: float = G0) -> KaneSystem:
     w0[2] = [0, 0, -0.8]
     sd0 = np.array([[0.1, 0, 0.5]] + [[0, 0, 0.05]] * 7)
     y0 = np.concatenate([w0.ravel(), sd0.ravel()])
-    return KaneSystem(EIGHT_BODY_L, mass, inertia, q, r, np.array([0.0, 0.0, -float(gravity)]), x0, y0,
-                      name="eight-body tree of the notes")
+    return replace(from_system(eight_body_system(gravity)), x0=x0, y0=y0)
 
 
 def accelerations(system: KaneSystem, x, y, ydot) -> list:
@@ -750,6 +856,10 @@ def accelerations(system: KaneSystem, x, y, ydot) -> list:
     where = "kane.accelerations"
     x, y = _state(system, x, y, where)
     ydot = _check.vector(ydot, 6 * system.N, "ydot", where=where, hint="one rate per speed, as y")
+    return _accelerations(system, x, y, ydot)
+
+
+def _accelerations(system: KaneSystem, x, y, ydot) -> list:
     kin = _kinematics(system, x, y)
     out = []
     for k in range(system.N):
@@ -837,4 +947,345 @@ def to_joint_tree(system: KaneSystem, x, *, revolute=()):
     return System(free.parents, free.bodies, tuple(joints), free.gravity, name=system.name)
 
 
-__all__ += ["accelerations", "to_absolute", "to_joint_tree"]
+# ----------------------------------------------------------------------------- a view of the one model
+
+#: how far (1 - |cos|) two directions may be from parallel, or |cos| from orthogonal, and still be
+#: taken as such when Kane's frames are chosen so that joint axes are frame axes
+AXIS_TOL = 1e-9
+
+_EZ = np.array([0.0, 0.0, 1.0])
+_ALL = "all"
+_KINDS_TAKEN = ("free, spherical, revolute and prismatic joints between spatial bodies; revolute2d, "
+                "prismatic2d and free2d joints between planar bodies")
+
+
+def _lift(v, kind: str) -> np.ndarray:
+    """A point or vector of the plane as a spatial one (z = 0); a spatial one unchanged."""
+    v = np.asarray(v, float)
+    return np.array([v[0], v[1], 0.0]) if kind == "planar" else v
+
+
+def _lift_frame(F, kind: str) -> np.ndarray:
+    """A planar rotation as the spatial rotation about z; a spatial one unchanged."""
+    if kind != "planar":
+        return F
+    out = np.eye(3)
+    out[:2, :2] = F
+    return out
+
+
+def _joint_motion(system: System, k: int, where: str):
+    """(rot, trans): what joint k leaves free in Kane's speeds of body k.
+
+    rot is None (no relative rotation), "all" (omega_hat'_K free) or an axis in body k's components
+    (one component of omega_hat'_K); trans is None (O_K held at Q_K), "all" (s'dot_K free) or a list of
+    axes in the lower body's components (the ground's for a root) along which s'_K may change.
+    """
+    joint, kind = system.joints[k], system.kind
+    if kind == "planar":
+        F = _lift_frame(joint.parent_frame, kind)
+        table = {"revolute2d": (_EZ, None), "prismatic2d": (None, [F[:, 0]]), "free2d": (_EZ, [F[:, 0], F[:, 1]])}
+    elif kind == "spatial":
+        table = {"revolute": (joint.child_frame[:, 2], None), "prismatic": (None, [joint.parent_frame[:, 2]]),
+                 "spherical": (_ALL, None), "free": (_ALL, _ALL)}
+    else:
+        table = {}
+    if joint.type not in table:
+        why = {"universal": "its relative angular velocity q1' a1 + q2' a2 has a1 fixed in the lower body, so "
+                            "in the K-frame it turns: no subset of omega_hat'_K's components is the joint",
+               "custom": "its free rows are not a subset of Kane's speeds in general",
+               "rail": "a point2 body has no rotation, and Kane's bodies are rigid bodies with inertia"}
+        raise ModelError(f"{where}: joint {k} ({joint.name!r}, {joint.type}) of system {system.name!r} cannot be "
+                         f"written in Kane's relative coordinates by keeping a subset of the 6N speeds "
+                         f"({why.get(joint.type, 'not a kind the view knows')}); kane.from_system takes "
+                         f"{_KINDS_TAKEN}. Solve this system with rfda.forward_dynamics or dae.forward_dynamics")
+    return table[joint.type]
+
+
+def _frame(dirs, what: str, where: str) -> np.ndarray:
+    """Kane's frame of a body (its axes as columns, in the body's components) in which every direction of
+    ``dirs`` ((unit vector, label) pairs in the body's components) is a frame axis, up to sign: the body
+    axes themselves when they already serve (so a record written in body axes is unchanged)."""
+    if all(np.abs(d).max() > 1 - AXIS_TOL for d, _ in dirs):
+        return np.eye(3)
+    axes, labels = [], []
+    for d, label in dirs:
+        d = d / np.linalg.norm(d)
+        c = [abs(a @ d) for a in axes]
+        if any(v > 1 - AXIS_TOL for v in c):
+            continue
+        if any(v > AXIS_TOL for v in c):
+            i = int(np.argmax(c))
+            deg = np.degrees(np.arccos(min(c[i], 1.0)))
+            raise ModelError(f"{where}: {label} and {labels[i]} meet at {deg:.4g} deg in {what}; Kane's speeds "
+                             "of a revolute or prismatic joint are components along frame axes, so these axes "
+                             "must be parallel or perpendicular. Solve this system with rfda.forward_dynamics "
+                             "or dae.forward_dynamics")
+        axes.append(d)
+        labels.append(label)
+    z = axes[0]
+    if len(axes) > 1:
+        x = axes[1]
+    else:
+        e = np.eye(3)[int(np.argmin(np.abs(z)))]
+        x = e - (e @ z) * z
+        x /= np.linalg.norm(x)
+    return np.column_stack([x, np.cross(z, x), z])
+
+
+def _axis_index(C: np.ndarray, d) -> int:
+    """The frame axis (0, 1, 2) of C along d."""
+    return int(np.argmax(np.abs(C.T @ d)))
+
+
+class _View(NamedTuple):
+    """How a System maps on Kane's record: Kane body K is System body order[K], L its connection array,
+    frames[K] Kane's K-frame in body components, C0 the inertial frame N, S the kept speeds."""
+
+    order: tuple
+    L: tuple
+    frames: np.ndarray
+    C0: np.ndarray
+    S: tuple
+
+
+def _view(system: System, where: str) -> _View:
+    """Kane's numbering, frames and kept speeds for a tree System (or a ModelError)."""
+    _check.instance(system, System, "system", where=where,
+                    hint="build one with rfda_teach.models or rfda_teach.system.System")
+    if system.cuts:
+        raise ModelError(f"{where}: system {system.name!r} has {len(system.cuts)} cut joint(s) "
+                         f"({', '.join(c.name for c in system.cuts)}); Kane's notes treat trees (relative "
+                         "coordinates of a tree, one set per body). Solve the closed system with "
+                         "rfda_teach.dae.forward_dynamics (D&G eq. (7) with the cuts' rows), or view the tree "
+                         "without cuts=")
+    require_tree(system, where)
+    if system.kind not in ("spatial", "planar"):
+        raise ModelError(f"{where}: system {system.name!r} has {system.kind} bodies; Kane's relative coordinates "
+                         f"take rigid bodies that rotate ({_KINDS_TAKEN}). Solve it with rfda.forward_dynamics "
+                         "or dae.forward_dynamics")
+    topo = system.topology
+    n, parents = system.n, system.parents
+    order = tuple(range(n)) if all(p < i for i, p in enumerate(parents)) else tuple(topo.order)
+    K_of = {b: K for K, b in enumerate(order)}
+    motion = [_joint_motion(system, k, where) for k in range(n)]
+    dirs = {b: [] for b in range(-1, n)}
+    for k, (rot, trans) in enumerate(motion):
+        if not isinstance(rot, str) and rot is not None:
+            dirs[k].append((_lift(rot, "spatial"), f"the axis of joint {k} ({system.joints[k].type})"))
+        if not isinstance(trans, str) and trans is not None:
+            dirs[parents[k]] += [(d, f"the sliding axis of joint {k} ({system.joints[k].type})") for d in trans]
+    C = {b: _frame(dirs[b], "the ground" if b < 0 else f"body {b}", where) for b in dirs}
+    S = []
+    for K, k in enumerate(order):
+        rot, trans = motion[k]
+        if isinstance(rot, str):
+            S += [3 * K, 3 * K + 1, 3 * K + 2]
+        elif rot is not None:
+            S.append(3 * K + _axis_index(C[k], rot))
+        if isinstance(trans, str):
+            S += [3 * n + 3 * K + i for i in range(3)]
+        elif trans is not None:
+            S += [3 * n + 3 * K + _axis_index(C[parents[k]], d) for d in trans]
+    L = tuple(0 if parents[k] < 0 else K_of[parents[k]] + 1 for k in order)
+    return _View(order, L, np.array([C[k] for k in order]), C[-1], tuple(sorted(set(S))))
+
+
+def _rest_state(system: System) -> State:
+    """Every joint at q = 0 (identity Euler parameters), at rest."""
+    q = []
+    for jt in system.joints:
+        qk = np.zeros(jt.n_q)
+        if jt.type in ("spherical", "free"):
+            qk[-4] = 1.0                                     # scalar-first identity in the last four
+        q.append(qk)
+    return models.state_from_joints(system, q, [np.zeros(jt.n_dof) for jt in system.joints])
+
+
+def _body_motion(system: System, y, yd, k: int):
+    """R (body to world), mass-centre position, velocity and angular velocity of body k, spatial."""
+    kind = system.kind
+    yk, ydk = y[system.pos_slices[k]], yd[system.vel_slices[k]]
+    if kind == "planar":
+        R = _lift_frame(rotation(kind, yk, check=False), kind)
+        return R, _lift(yk[:2], kind), _lift(ydk[:2], kind), np.array([0.0, 0.0, ydk[2]])
+    return rotation(kind, yk, check=False), yk[:3], ydk[:3], ydk[3:6]
+
+
+def _coordinates(system: System, v: _View, state, where: str):
+    """Kane's (x, y) of Kane eq. (1) for a consistent state of the System."""
+    y_abs, yd_abs = check_consistency(system, state)
+    N, kind = system.n, system.kind
+    x, y = np.zeros(7 * N), np.zeros(6 * N)
+    for K, k in enumerate(v.order):
+        j = system.parents[k]
+        joint = system.joints[k]
+        R_k, r_k, v_k, w_k = _body_motion(system, y_abs, yd_abs, k)
+        A_k = R_k @ v.frames[K]                                  # K-frame axes, world components
+        c = R_k @ _lift(joint.child_point, kind)
+        P, Pd = r_k + c, v_k + np.cross(w_k, c)                  # O_K and its velocity
+        if j < 0:
+            A_j, Q, Qd, w_j = v.C0, np.zeros(3), np.zeros(3), np.zeros(3)    # q'_1 = 0: O_1 from the origin
+        else:
+            R_j, r_j, v_j, w_j = _body_motion(system, y_abs, yd_abs, j)
+            A_j = R_j @ v.frames[v.L[K] - 1]
+            b = R_j @ _lift(joint.parent_point, kind)
+            Q, Qd = r_j + b, v_j + np.cross(w_j, b)              # Q_K and its velocity
+        e = scalar_last(matrix_to_euler_params(A_j.T @ A_k, check=False), check=False)
+        x[4 * K:4 * K + 4] = e                                   # Kane eq. (4): [^J R_K] = A_k^T A_j
+        d = P - Q
+        x[4 * N + 3 * K:4 * N + 3 * K + 3] = A_j.T @ d           # s'_K, J components
+        y[3 * K:3 * K + 3] = A_k.T @ (w_k - w_j)                 # omega_hat'_K, K components
+        y[3 * N + 3 * K:3 * N + 3 * K + 3] = A_j.T @ (Pd - Qd - np.cross(w_j, d))   # s'dot_K, rate in J
+    keep = np.zeros(6 * N, bool)
+    keep[list(v.S)] = True
+    y[~keep] = 0.0                         # the joints hold these speeds at zero (to rounding: the state is consistent)
+    return x, y
+
+
+def from_system(system: System, state=None) -> KaneSystem:
+    """Kane's record of a tree :class:`rfda_teach.system.System`: the one model in Kane's relative
+    coordinates, Kane eq. (1), with the speeds its joints leave free.
+
+    Body K of the record is a body of the System (``.order``; the System's numbering when every parent
+    has a lower number, else its root-first order); O_K sits at the body's joint point, so Q_K is the
+    joint point on the lower body, q'_K and r'_K follow from the joint points, I'_GK is the central
+    inertia in Kane's K-frame.  A free joint keeps all six speeds of body K, a spherical one the three
+    of omega_hat'_K, a revolute one the component of omega_hat'_K along its axis and a prismatic one the
+    component of s'dot_K along its axis: the K-frame (``.frames``) and the inertial frame N
+    (``.ground_frame``) are chosen so that these axes are frame axes (the body axes, the world axes
+    when they already are).  A planar System is the same mechanism in the plane z = 0 (a planar body
+    of moment J gets the lamina inertia diag(J/2, J/2, J)): revolute2d turns about z, prismatic2d
+    slides along its joint frame's x, free2d does both in the plane.
+
+    ``state`` (a consistent :class:`rfda_teach.system.State`; default: every joint at q = 0, at rest)
+    gives ``x0``, ``y0`` (:func:`state_from_system`).  Several bodies on the ground (a forest, e.g. a
+    closed chain cut open at a coupler) become several bodies with L(K) = 0.  Cut joints, universal and
+    custom joints, ``point2`` bodies, and revolute or prismatic axes on one body that are neither
+    parallel nor perpendicular are refused with a message that names them.
+
+    Examples
+    --------
+    >>> from rfda_teach import kane, models
+    >>> ks = kane.from_system(models.chain(3, "spatial"))
+    >>> ks.N, ks.L, ks.speeds                       # one rotation speed per body
+    (3, (0, 1, 2), (2, 4, 8))
+    >>> ks.mechanism.name
+    'spatial chain n=3'
+    """
+    where = "kane.from_system"
+    system = _check.instance(system, System, "system", where=where,
+                             hint="build one with rfda_teach.models or rfda_teach.system.System")
+    v = _view(system, where)
+    kind, N = system.kind, system.n
+    mass, inertia, q, r = np.zeros(N), np.zeros((N, 3, 3)), np.zeros((N, 3)), np.zeros((N, 3))
+    for K, k in enumerate(v.order):
+        body, joint, C = system.bodies[k], system.joints[k], v.frames[K]
+        mass[K] = body.mass
+        J = body.J if kind == "spatial" else np.diag([0.5, 0.5, 1.0]) * body.J[0, 0]
+        inertia[K] = rotate_inertia(J, C.T, check=False)        # I'_GK in K components
+        r[K] = C.T @ -_lift(joint.child_point, kind)             # r'_K: O_K to G_K
+        j = system.parents[k]
+        if j >= 0:                                               # q'_K: O_J to Q_K, J components
+            q[K] = v.frames[v.L[K] - 1].T @ (_lift(joint.parent_point, kind)
+                                             - _lift(system.joints[j].child_point, kind))
+    g = v.C0.T @ _lift(system.gravity, kind)
+    x0, y0 = _coordinates(system, v, _rest_state(system) if state is None else state, where)
+    return KaneSystem(v.L, mass, inertia, q, r, g, x0, y0, name=system.name, mechanism=system, speeds=v.S,
+                      frames=v.frames, ground_frame=v.C0, order=v.order)
+
+
+def _mechanism(kane_system, where: str) -> System:
+    _system(kane_system, where)
+    if kane_system.mechanism is None:
+        raise ModelError(f"{where}: this KaneSystem was written by hand and views no System (mechanism is None); "
+                         "build it with kane.from_system(system)")
+    return kane_system.mechanism
+
+
+def _view_of(ks: KaneSystem) -> _View:
+    S = tuple(range(6 * ks.N)) if ks.speeds is None else ks.speeds
+    return _View(ks.order, ks.L, ks.frames, ks.ground_frame, S)
+
+
+def state_from_system(kane_system: KaneSystem, state):
+    """(x, y) of Kane eq. (1) for a state of the System that ``kane_system`` views (:func:`from_system`).
+
+    eps_K from [^J R_K] (Kane eq. (4)) of the K- and J-frames, s'_K from Q_K to O_K in J components,
+    omega_hat'_K in K components, s'dot_K the rate of s'_K seen in the J-frame.  The state must satisfy
+    every joint (:func:`rfda_teach.system.check_consistency`); the speeds the joints hold at zero are
+    returned as exact zeros.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import kane, models
+    >>> tree = models.chain(2, "spatial")
+    >>> ks = kane.from_system(tree)
+    >>> x, y = kane.state_from_system(ks, models.state_from_joints(tree, [[0.3], [0.0]], [[2.0], [0.0]]))
+    >>> round(float(y[ks.speeds[0]]), 12), x.shape, y.shape   # joint 0 turns at 2 rad/s about its axis
+    (2.0, (14,), (12,))
+    """
+    where = "kane.state_from_system"
+    system = _mechanism(kane_system, where)
+    return _coordinates(system, _view_of(kane_system), state, where)
+
+
+def _element_loads(ks: KaneSystem, system: System, state):
+    """Forces at the mass centres and moments (N components) of the System's force elements."""
+    if not system.forces:
+        return None, None
+    y, yd = state
+    ps, vs, kind = system.pos_slices, system.vel_slices, system.kind
+    K_of = {b: K for K, b in enumerate(ks.order)}
+    F, M = np.zeros((ks.N, 3)), np.zeros((ks.N, 3))
+    for e in system.forces:
+        ends = [(None, None) if b < 0 else (y[ps[b]], yd[vs[b]]) for b in (e.a, e.b)]
+        fa, fb = generalized_forces(e, kind, *ends[0], *ends[1], check=False)
+        for b, fv in ((e.a, fa), (e.b, fb)):
+            if b >= 0:
+                if kind == "planar":
+                    F[K_of[b]] += [fv[0], fv[1], 0.0]
+                    M[K_of[b]] += [0.0, 0.0, fv[2]]
+                else:
+                    F[K_of[b]] += fv[:3]
+                    M[K_of[b]] += fv[3:]
+    return F @ ks.ground_frame, M @ ks.ground_frame          # rows C0^T F: N components
+
+
+def system_accelerations(system: System, state) -> np.ndarray:
+    """The System's absolute accelerations ydd (the layout of :func:`rfda_teach.dae.forward_dynamics`)
+    by Kane's method: the record of :func:`from_system` at the state (:func:`state_from_system`),
+    Kane's equations (Kane eq. (39)-(41)) with the speeds its joints leave free
+    (:func:`reduced_dynamics`), and the mass-centre and angular accelerations mapped back to the world.
+
+    Gravity and the force elements ``system.forces`` act (as forces at the mass centres and moments,
+    Kane eq. (41)); there are no joint torques.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, kane, models
+    >>> tree = models.figure1_tree("spatial")
+    >>> st = models.random_state(tree, seed=1)
+    >>> ydd = kane.system_accelerations(tree, st)
+    >>> bool(np.allclose(ydd, dae.forward_dynamics(tree, st).ydd, rtol=1e-9, atol=1e-9))
+    True
+    """
+    where = "kane.system_accelerations"
+    system = _check.instance(system, System, "system", where=where,
+                             hint="build one with rfda_teach.models or rfda_teach.system.System")
+    ks = from_system(system, state)
+    st = check_consistency(system, state)
+    F, M = _element_loads(ks, system, st)
+    x, y = ks.x0, ks.y0
+    ydot = _reduced(ks, x, y, np.asarray(ks.speeds), where, F, M)
+    ydd = np.zeros(system.n_vel)
+    for K, (a, al) in enumerate(_accelerations(ks, x, y, ydot)):
+        a, al = ks.ground_frame @ a, ks.ground_frame @ al       # N components to world
+        ydd[system.vel_slices[ks.order[K]]] = [a[0], a[1], al[2]] if system.kind == "planar" else np.r_[a, al]
+    return ydd
+
+
+__all__ += ["accelerations", "to_absolute", "to_joint_tree", "from_system", "state_from_system",
+            "system_accelerations", "eight_body_system", "AXIS_TOL"]

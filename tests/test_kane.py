@@ -334,3 +334,167 @@ def test_E_hat_turns_body_angular_velocity_into_euler_parameter_rates(seed):
     Rd = (kane.relative_rotation(eps + 0.5 * h * E @ w) - kane.relative_rotation(eps - 0.5 * h * E @ w)) / (2 * h)
     wx = np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
     assert np.allclose(Rd, -wx @ kane.relative_rotation(eps), atol=1e-8)
+
+
+# ----------------------------------------------------------------------------- a view of the one model (issue 22)
+
+from hypothesis import HealthCheck, assume  # noqa: E402
+
+from rfda_teach import models  # noqa: E402
+from rfda_teach.bodies import Body  # noqa: E402
+from rfda_teach.errors import ConstraintViolationError  # noqa: E402
+from rfda_teach.forces import SpringDamper  # noqa: E402
+from rfda_teach.system import Cut, State  # noqa: E402
+
+
+def _agree(system, seeds=(0, 1)):
+    """kane.system_accelerations against the dense D&G eq. (7) at random consistent states: the worst
+    relative difference."""
+    worst = 0.0
+    for seed in seeds:
+        st = models.random_state(system, seed=seed)
+        worst = max(worst, rel(kane.system_accelerations(system, st), dae.forward_dynamics(system, st).ydd))
+    return worst
+
+
+def _five_bar_and_arm(kind):
+    """A five-bar cut open at its coupler pin (two chains from the ground, a forest) carrying a two-link
+    arm on link 1, revolute joints about parallel z axes (spatial) or revolute2d (planar); with a spring."""
+    d = 3 if kind == "spatial" else 2
+    pt = lambda x: (x, 0.0, 0.0)[:d]                               # noqa: E731
+    jt = "revolute" if kind == "spatial" else "revolute2d"
+    body = Body("spatial", 1.0, np.diag([1e-2, 1 / 12, 1 / 12])) if kind == "spatial" else Body("planar", 1.0, 1 / 12)
+    J = lambda p: Joint(jt, parent_point=pt(p), child_point=pt(-0.5))   # noqa: E731
+    g = (0.0, -9.81, 0.0)[:d]
+    return System((-1, 0, -1, 2, 1, 4), (body,) * 6, (J(0.0), J(0.5), J(1.0), J(0.5), J(0.0), J(0.5)), g,
+                  name=f"five-bar cut open, with an arm ({kind})",
+                  forces=(SpringDamper(5, -1, point_a=pt(0.5), point_b=pt(2.0), k=30.0, c=0.5, L0=0.5),))
+
+
+@pytest.mark.parametrize("build", [
+    lambda: models.figure1_tree("spatial"), lambda: models.chain(5, "spatial"), lambda: models.chain(4, "planar"),
+    lambda: models.figure1_tree("planar"), lambda: models.planar_revolute_pair(), lambda: kane.eight_body_system(),
+    lambda: _five_bar_and_arm("spatial"), lambda: _five_bar_and_arm("planar")],
+    ids=["figure1-spatial", "chain-spatial", "chain-planar", "figure1-planar", "revolute-pair", "eight-body",
+         "five-bar-arm-spatial", "five-bar-arm-planar"])
+def test_system_accelerations_by_kane_equal_the_dense_reference(build):
+    """Kane eq. (39) with the speeds the joints leave free (a view of the one model) gives D&G eq. (7)'s ydd."""
+    assert _agree(build()) < 1e-9
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(n=st_.integers(1, 5), seed=st_.integers(0, 10_000), kind=st_.sampled_from(["spatial", "planar"]))
+def test_system_accelerations_on_random_trees(n, seed, kind):
+    """Property: on random trees (free, spherical, revolute, prismatic joints; planar ones) Kane's view gives the
+    dense reference's accelerations; a tree whose sliding and hinge axes on one body are oblique is refused."""
+    tree = models.random_tree(n, kind, seed=seed)
+    try:
+        kane.from_system(tree)
+    except ModelError as exc:
+        assert "parallel or perpendicular" in str(exc)
+        assume(False)
+    assert _agree(tree, seeds=(seed,)) < 1e-9
+
+
+def _old_eight_body(gravity):
+    """The eight-body record as it was written by hand before it became a view (same data, same x0, y0)."""
+    N = 8
+    mass = np.array([10.0, 1.0, 0.5, 1.0, 0.5, 1.0, 1.0, 0.5])
+    inertia = np.zeros((N, 3, 3))
+    inertia[0] = 10.0 / 12 * np.diag([0.4 * 0.4 + 0.2 * 0.2, 0.6 * 0.6 + 0.2 * 0.2, 0.6 * 0.6 + 0.4 * 0.4])
+    for k in range(1, N):
+        m = mass[k]
+        inertia[k] = np.diag([m * 0.04 * 0.04 / 6, m * (0.4 * 0.4 + 0.04 * 0.04) / 12,
+                              m * (0.4 * 0.4 + 0.04 * 0.04) / 12])
+    q = np.array([[0, 0, 0], [0.3, 0, 0], [0.4, 0, 0], [-0.3, 0, 0], [0.4, 0, 0], [0, 0.2, 0], [0, -0.2, 0],
+                  [0.4, 0, 0]], float)
+    r = np.array([[0, 0, 0]] + [[0.2, 0, 0]] * 7, float)
+    new = kane.eight_body(gravity)
+    return kane.KaneSystem(kane.EIGHT_BODY_L, mass, inertia, q, r, np.array([0.0, 0.0, -gravity]), new.x0, new.y0)
+
+
+@pytest.mark.parametrize("gravity", [9.81, 0.0])
+def test_eight_body_is_the_view_of_its_system_and_unchanged(gravity):
+    """kane.eight_body() = from_system(eight_body_system()) with the notes' x0, y0: the data, [A] and {f} of
+    Kane eq. (40)-(41) and a simulation are bit-identical to the record written by hand."""
+    new, old = kane.eight_body(gravity), _old_eight_body(gravity)
+    assert new.mechanism.n == 8 and new.speeds == tuple(range(48)) and new.L == kane.EIGHT_BODY_L
+    for f in ("mass", "inertia", "q", "r", "gravity"):
+        assert np.array_equal(getattr(new, f), getattr(old, f)), f
+    A_f_new = kane.mass_matrix_and_forcing(new, new.x0, new.y0)
+    for a, b in zip(A_f_new, kane.mass_matrix_and_forcing(old, old.x0, old.y0)):
+        assert np.array_equal(a, b)
+    for a, b in zip(kane.simulate(new, new.x0, new.y0, 0.05), kane.simulate(old, old.x0, old.y0, 0.05)):
+        assert np.array_equal(a, b)
+
+
+def test_state_from_system_inverts_to_absolute_on_the_eight_body():
+    """Kane eq. (1)'s (x, y) of the absolute state that kane.to_absolute makes from (x0, y0) are (x0, y0)."""
+    ks = kane.eight_body()
+    _, st = kane.to_absolute(ks, ks.x0, ks.y0)
+    x, y = kane.state_from_system(ks, st)
+    assert np.abs(x - ks.x0).max() < 1e-12 and np.abs(y - ks.y0).max() < 1e-12
+    assert rel(kane.system_accelerations(ks.mechanism, st), dae.forward_dynamics(ks.mechanism, st).ydd) < 1e-9
+
+
+def test_the_view_keeps_one_speed_per_hinge_and_simulates_with_it():
+    """A spatial chain of hinges keeps one omega_hat' component per body (along the hinge, a frame axis);
+    kane.simulate keeps the record's speeds by default and conserves Kane's energy."""
+    tree = models.chain(3, "spatial")
+    st = models.state_from_joints(tree, [[0.4], [-0.2], [0.7]], [[1.0], [0.5], [-1.0]])
+    ks = kane.from_system(tree, st)
+    assert ks.speeds == (2, 4, 8)                                # z, -y, z hinges of models.chain
+    t, X, Y = kane.simulate(ks, ks.x0, ks.y0, 0.5, rtol=1e-11, atol=1e-11)
+    dropped = np.setdiff1d(np.arange(18), ks.speeds)
+    assert np.all(Y[:, dropped] == 0)
+    E = [kane.energy(ks, x / _norms(ks, x), y) for x, y in zip(X, Y)]
+    assert np.abs(np.array(E) - E[0]).max() < 1e-8 * abs(E[0])
+
+
+def test_a_tree_numbered_out_of_order_is_renumbered_root_first():
+    """Kane's lower bodies carry lower numbers; a System numbered otherwise is viewed in its root-first order."""
+    b = Body("spatial", 1.0, np.diag([0.01, 1 / 12, 1 / 12]))
+    tree = System((1, -1, 1), (b, b, b), (Joint("revolute", parent_point=(0.5, 0, 0), child_point=(-0.5, 0, 0)),
+                                          Joint("revolute", child_point=(-0.5, 0, 0)),
+                                          Joint("spherical", parent_point=(-0.5, 0, 0), child_point=(0.5, 0, 0))),
+                  (0.0, 0.0, -9.81))
+    ks = kane.from_system(tree)
+    assert ks.order == (1, 0, 2) and ks.L == (0, 1, 1)
+    assert _agree(tree) < 1e-9
+
+
+def test_from_system_refuses_what_kane_cannot_take():
+    """Cut joints (use dae.forward_dynamics), universal joints, point bodies, oblique sliding axes, a record
+    written by hand, an inconsistent state."""
+    closed = models.chain(3, "planar")
+    closed = System(closed.parents, closed.bodies, closed.joints, closed.gravity,
+                    cuts=(Cut(2, -1, Joint("revolute2d", parent_point=(0.5, 0.0), child_point=(2.0, 0.0))),))
+    with pytest.raises(ModelError, match=r"cut joint.*Kane's notes treat trees.*dae\.forward_dynamics"):
+        kane.from_system(closed)
+    with pytest.raises(ModelError, match=r"joint 0 .*universal.*rfda\.forward_dynamics or dae\.forward_dynamics"):
+        kane.system_accelerations(models.universal_chain(2, seed=0), None)
+    with pytest.raises(ModelError, match=r"point2 bodies"):
+        kane.from_system(models.featherstone_sliders())
+    b = Body("spatial", 1.0, np.diag([0.01, 1 / 12, 1 / 12]))
+    oblique = np.array([[1.0, 0, 0], [0, np.cos(0.5), -np.sin(0.5)], [0, np.sin(0.5), np.cos(0.5)]])
+    slid = System((-1, 0), (b, b), (Joint("revolute"), Joint("prismatic", parent_frame=oblique)), (0.0, 0.0, -9.81))
+    with pytest.raises(ModelError, match=r"sliding axis of joint 1 \(prismatic\) and the axis of joint 0.*28\.65 deg"):
+        kane.from_system(slid)
+    with pytest.raises(ModelError, match=r"written by hand.*kane\.from_system"):
+        kane.state_from_system(small_tree((0, 1)), None)
+    tree = models.chain(2, "spatial")
+    st = models.random_state(tree, seed=0)
+    y = st.y.copy()
+    y[7] += 0.1
+    with pytest.raises(ConstraintViolationError, match="joint 1"):
+        kane.state_from_system(kane.from_system(tree), State(y, st.yd))
+
+
+def test_a_forest_is_a_record_with_several_bodies_on_the_inertial_frame():
+    """Several bodies with L(K) = 0 (a forest): each O_K placed by s'_K alone, q'_K = 0 required."""
+    ks = kane.from_system(_five_bar_and_arm("spatial"))
+    assert ks.L == (0, 1, 0, 3, 2, 5) and "2 roots" in repr(ks)
+    q = ks.q.copy()
+    q[2] = [0.1, 0, 0]
+    with pytest.raises(ModelError, match=r"q\[2\] = q'_3 .* must be zero"):
+        kane.KaneSystem(ks.L, ks.mass, ks.inertia, q, ks.r, ks.gravity, ks.x0, ks.y0)

@@ -204,12 +204,83 @@ KANE_CASES = [
          r"y0\[29\] = 0.05 is a dropped speed"),
     Case("kane-simulate-speeds-range", lambda: kane.simulate(_sys(), _x(), _y27(), 1.0, speeds=[0, 99]), ME,
          r"speeds contains 99"),
+    # the view of the one model: KaneSystem's view fields, eight_body_system, from_system, state_from_system,
+    # system_accelerations
+    Case("kane-KaneSystem-speeds-range", lambda: _ks(speeds=[0, 48]), ME, r"speeds contains 48"),
+    Case("kane-KaneSystem-mechanism-str", lambda: _ks(mechanism="eight"), ME, r"mechanism must be a System"),
+    Case("kane-KaneSystem-mechanism-size", lambda: _ks(mechanism=_chain()), ME, r"mechanism has 2 bodies"),
+    Case("kane-KaneSystem-frames-alone", lambda: _ks(frames=np.tile(np.eye(3), (8, 1, 1))), ME,
+         r"frames is given but mechanism is None"),
+    Case("kane-KaneSystem-order-repeat", lambda: _ks(mechanism=_sys().mechanism, order=(0,) * 8), ME,
+         r"order must list every body"),
+    Case("kane-KaneSystem-mechanism-tree", lambda: _ks(mechanism=_sys().mechanism, order=(0, 1, 2, 3, 4, 6, 5, 7)),
+         ME, r"not the mechanism's tree in this order"),
+    Case("kane-eight_body_system-str", lambda: kane.eight_body_system("9.81"), ME, r"gravity must be a real number"),
+    Case("kane-eight_body_system-nan", lambda: kane.eight_body_system(NAN), ME, r"gravity is nan"),
+    Case("kane-from_system-None", lambda: kane.from_system(None), ME, r"system must be a System"),
+    Case("kane-from_system-cuts", lambda: kane.from_system(_closed()), ME, r"Kane's notes treat trees.*dae\.forward"),
+    Case("kane-from_system-universal", lambda: kane.from_system(_models().universal_chain(2, seed=0)), ME,
+         r"joint 0 .*universal.*cannot be written in Kane's relative coordinates"),
+    Case("kane-from_system-point2", lambda: kane.from_system(_models().featherstone_sliders()), ME, r"point2 bodies"),
+    Case("kane-from_system-oblique", lambda: kane.from_system(_oblique()), ME, r"parallel or perpendicular"),
+    Case("kane-from_system-state-short", lambda: kane.from_system(_chain(), (np.zeros(3), np.zeros(12))), ME,
+         r"state.y has shape \(3,\)"),
+    Case("kane-from_system-state-broken", lambda: kane.from_system(_chain(), _broken()), CV, r"violates joint 1"),
+    Case("kane-state_from_system-hand", lambda: kane.state_from_system(_ks(), None), ME, r"written by hand"),
+    Case("kane-state_from_system-str", lambda: kane.state_from_system("ks", None), ME, r"system must be a KaneSystem"),
+    Case("kane-state_from_system-state-None", lambda: kane.state_from_system(kane.from_system(_chain()), None), ME,
+         r"state must be a pair"),
+    Case("kane-system_accelerations-None", lambda: kane.system_accelerations(None, None), ME,
+         r"system must be a System"),
+    Case("kane-system_accelerations-nan", lambda: kane.system_accelerations(_chain(), _nan_state()), ME,
+         r"state.yd\[0\] is nan"),
+    Case("kane-system_accelerations-cuts", lambda: kane.system_accelerations(_closed(), None), ME,
+         r"cut joint.*dae\.forward_dynamics"),
 ]
+
+
+def _models():
+    from rfda_teach import models
+    return models
+
+
+def _chain():
+    return _models().chain(2, "spatial")
+
+
+def _closed():
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import Cut, System
+    c = _models().chain(3, "planar")
+    return System(c.parents, c.bodies, c.joints, c.gravity,
+                  cuts=(Cut(2, -1, Joint("revolute2d", parent_point=(0.5, 0.0), child_point=(2.0, 0.0))),))
+
+
+def _oblique():
+    from rfda_teach.bodies import Body
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import System
+    b = Body("spatial", 1.0, np.diag([0.01, 1 / 12, 1 / 12]))
+    F = np.array([[1.0, 0, 0], [0, np.cos(0.5), -np.sin(0.5)], [0, np.sin(0.5), np.cos(0.5)]])
+    return System((-1, 0), (b, b), (Joint("revolute"), Joint("prismatic", parent_frame=F)), (0.0, 0.0, -9.81))
+
+
+def _broken():
+    st = _models().random_state(_chain(), seed=0)
+    y = st.y.copy()
+    y[7] += 0.1                                          # body 1 off its hinge
+    return y, st.yd
+
+
+def _nan_state():
+    st = _models().random_state(_chain(), seed=0)
+    return st.y, np.full(12, NAN)
 
 KANE_COVERED = ["kane.KaneSystem", "kane.eight_body", "kane.relative_rotation", "kane.E_hat", "kane.kinematics",
                 "kane.mass_matrix_and_forcing", "kane.body_states", "kane.momentum", "kane.kinetic_energy",
                 "kane.energy", "kane.state_derivative", "kane.reduced_dynamics", "kane.euler_norm_drift",
-                "kane.accelerations", "kane.to_absolute", "kane.to_joint_tree", "kane.simulate"]
+                "kane.accelerations", "kane.to_absolute", "kane.to_joint_tree", "kane.simulate",
+                "kane.eight_body_system", "kane.from_system", "kane.state_from_system", "kane.system_accelerations"]
 
 
 # --------------------------------------------------------------------------- refpoint
