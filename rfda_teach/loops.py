@@ -18,6 +18,17 @@ rate of joint k.  A :class:`LoopSeries` couples loops in a chain, each based on 
 Builders: the five-bar of §6 (:func:`five_bar`), a crank-rocker :func:`four_bar`, the n-bar loops of the
 benchmark (:func:`loop_chain`) and k coupled four-bars (:func:`loop_series`).
 
+A view of the one model
+-----------------------
+Each builder makes the mechanism once, as a :class:`~rfda_teach.system.System` whose loop-closing joint is a
+:class:`~rfda_teach.system.Cut` (the one model every formulation reads), and returns :func:`from_system` of it:
+the record keeps C&A's numbering and notation and holds the System as ``.mechanism``.  :func:`from_system`
+reads any planar System of that shape (its docstring states the rule; what RCR cannot take is refused with a
+pointer to :func:`rfda_teach.dae.forward_dynamics`), :func:`loop_part` cuts the loop out of a mechanism
+that carries more bodies, :func:`state_from_system` reads a System state as (q, qd) and
+:func:`absolute_accelerations` maps the loop's qdd back to the System's ydd
+(:func:`rfda_teach.rcr.system_accelerations` composes them with RCR / ACS / GCL).
+
 Inputs and states
 -----------------
 Every public function checks its arguments through :mod:`rfda_teach._check` and raises a
@@ -45,20 +56,28 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _check
+from . import system as _s
 from .bodies import Body
+from .coordinates import appendix_a
 from .errors import ConstraintViolationError, ModelError
+from .joints import Joint, joint_pose
+from .models import state_from_joints
 from .spatial import G0, planar_cross, planar_transform
 from .summary import count_by_kind, html_table
+from .system import Cut, State, System
 
 __all__ = ["LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "loop_chain", "loop_series",
            "closure", "closure_jacobian", "dependent_indices", "check_model", "check_body", "check_q",
-           "check_state", "check_closed", "check_series_states"]
+           "check_state", "check_closed", "check_series_states", "from_system", "state_from_system",
+           "absolute_accelerations", "loop_part", "LoopPart"]
 
 CLOSURE_TOL = 1e-6   # loop-closure tolerance of every state check (rad and m; velocities relative, see _consistent)
 
@@ -181,7 +200,9 @@ class LoopMechanism:
 
     ``bodies[k-1]`` is body k (k = 1..n-1); ``joints[k-1]`` is joint k (coordinate q_k).
     ``dependents`` is the default ACS selection and ``split`` the number of joints worked
-    backwards in the GCL topology (:func:`rfda_teach.rcr.topology`).
+    backwards in the GCL topology (:func:`rfda_teach.rcr.topology`).  ``mechanism`` is the one model
+    this record is a view of (a :class:`~rfda_teach.system.System` with its cut joint, see
+    :func:`from_system`), or None for a record written by hand.
 
     Examples
     --------
@@ -199,6 +220,7 @@ class LoopMechanism:
     gravity: object = (0.0, -G0)
     names: tuple = ()
     m: int = 3
+    mechanism: object = None
     n: int = field(init=False)
 
     def __repr__(self) -> str:
@@ -274,6 +296,9 @@ class LoopMechanism:
         if not 1 <= split <= n - self.m:
             raise ModelError(f"{where}: split = {split}; the GCL base branch needs "
                              f"between 1 and {n - self.m} joints")
+        if self.mechanism is not None:
+            _check.instance(self.mechanism, System, "mechanism", where=where,
+                            hint="give the System this loop is a view of (see loops.from_system), or None")
 
 
 @dataclass(frozen=True, eq=False)
@@ -281,6 +306,7 @@ class LoopSeries:
     """Loops coupled in a chain: loop 0 is based on the ground, loop j > 0 on body ``attach[j-1][1]``
     (1-based) of loop ``attach[j-1][0]``.  Each loop's geometry is given in its base body's frame,
     so each loop closes on its own; the loops are coupled through the base bodies' motion.
+    ``mechanism`` is the one model the chain is a view of (:func:`from_system`), or None.
 
     Examples
     --------
@@ -292,6 +318,7 @@ class LoopSeries:
     loops: tuple
     attach: tuple
     name: str = "loop series"
+    mechanism: object = None
 
     def __repr__(self) -> str:
         """One line: name and its loops.
@@ -352,6 +379,9 @@ class LoopSeries:
                                  "one series share one gravity")
         object.__setattr__(self, "loops", tuple(loops))
         object.__setattr__(self, "attach", tuple(pairs))
+        if self.mechanism is not None:
+            _check.instance(self.mechanism, System, "mechanism", where=where,
+                            hint="give the System this chain of loops is a view of (see loops.from_system), or None")
 
 
 # ----------------------------------------------------------------------------- input checks (one layer)
@@ -646,6 +676,414 @@ def check_series_states(series, qs, qds=None, *, where: str = "", check: bool | 
     return out_q, out_qd
 
 
+# ----------------------------------------------------------------------------- the one model
+
+_LOOP_KIND = {"revolute2d": "revolute", "prismatic2d": "prismatic"}
+_SYSTEM_TYPE = {"revolute": "revolute2d", "prismatic": "prismatic2d"}
+_INSTEAD = "use dae.forward_dynamics(system, state) (D&G eq. (7)), which takes any System"
+
+
+def _angle(R) -> float:
+    """The angle of a planar rotation matrix, in (-pi, pi]."""
+    return float(np.arctan2(R[1, 0], R[0, 0]))
+
+
+class _Order(NamedTuple):
+    """How a System's loop is walked: ``steps[k]`` = (source, index, sign) of loop joint k+1 (source
+    "tree": the System's joint ``index``; "cut": its cut ``index``; sign -1 for a joint walked from child to
+    parent), ``bodies[k]`` the System body that is loop body k+1, ``base`` the body the loop is based on
+    (-1: the ground)."""
+
+    steps: tuple
+    bodies: tuple
+    base: int = -1
+
+
+def _refuse(where: str, system, what: str) -> ModelError:
+    return ModelError(f"{where}: system {system.name!r} {what}; RCR/ACS/GCL (C&A) take planar loops of revolute "
+                      "and prismatic joints (one loop through the ground, or a chain of loops each based on a body "
+                      f"of an earlier one) and nothing else; {_INSTEAD}")
+
+
+def _path(system, b: int) -> list:
+    """b, its parent, ..., its root (empty for the ground)."""
+    out = []
+    while b >= 0:
+        out.append(b)
+        b = system.parents[b]
+    return out
+
+
+def _common(system, where: str) -> System:
+    """The checks every loop view makes: a planar System of revolute2d / prismatic2d joints with cut joints and
+    no force elements."""
+    _check.instance(system, System, "system", where=where,
+                    hint="give a rfda_teach.system.System with one cut joint, e.g. loops.five_bar().mechanism")
+    if system.kind != "planar":
+        raise _refuse(where, system, f"has {system.kind} bodies (a planar loop needs Body('planar', ...) and "
+                                     "revolute2d / prismatic2d joints)")
+    if system.forces:
+        raise _refuse(where, system, f"has {len(system.forces)} force element(s) (LoopMechanism has none)")
+    if not system.cuts:
+        raise _refuse(where, system, "has no cut joint: it is a tree, not a closed loop (rfda.forward_dynamics "
+                                     "solves it recursively)")
+    for what, jt in [(f"joint {k} ({jt.name!r})", jt) for k, jt in enumerate(system.joints)] + \
+            [(f"cut joint {c.name!r}", c.joint) for c in system.cuts]:
+        if jt.type not in _LOOP_KIND:
+            raise _refuse(where, system, f"has a {jt.type} {what} (one-dof revolute2d and prismatic2d joints only)")
+    return system
+
+
+def _series_order(system, where: str) -> tuple:
+    """The loops of a System with several cut joints, as :func:`from_system` reads a chain of coupled loops:
+    ([_Order per cut], attach)."""
+    orders, owner = [], {}
+    for j, cut in enumerate(system.cuts):
+        path, b = [], cut.parent
+        while b != cut.child:
+            if b < 0:
+                raise _refuse(where, system, f"has a cut joint {cut.name!r} whose child (body {cut.child}) is not "
+                                             f"below its parent (body {cut.parent}) in the tree; in a chain of "
+                                             "loops each cut closes its loop from the loop's last body onto its base")
+            path.append(b)
+            b = system.parents[b]
+        bodies = path[::-1]
+        if j == 0 and cut.child >= 0 or j > 0 and cut.child not in owner:
+            raise _refuse(where, system, f"has a cut joint {cut.name!r} whose loop is based on "
+                                         f"{'body ' + str(cut.child) if cut.child >= 0 else 'the ground'}; in a "
+                                         "chain of loops the first cut's loop is based on the ground and every "
+                                         "later one on a body of an earlier loop")
+        if len(bodies) < 3:
+            raise _refuse(where, system, f"has a loop of {len(bodies) + 1} joints (cut {cut.name!r}; a planar "
+                                         "loop needs at least 4)")
+        for pos, b in enumerate(bodies, start=1):
+            if b in owner:
+                raise _refuse(where, system, f"has body {b} on two loops")
+            owner[b] = (j, pos)
+        orders.append(_Order(tuple(("tree", b, 1.0) for b in bodies) + (("cut", j, 1.0),), tuple(bodies),
+                             cut.child))
+    hanging = sorted(set(range(system.n)) - set(owner))
+    if hanging:
+        raise _refuse(where, system, f"has bodies {hanging} that are not on a loop")
+    return orders, tuple(owner[o.base] for o in orders[1:])
+
+
+def _loop_order(system, where: str) -> _Order:
+    """The loop of a System that :func:`from_system` accepts, walked from the ground (see its rule)."""
+    _common(system, where)
+    if len(system.cuts) != 1:
+        raise _refuse(where, system, f"has {len(system.cuts)} cut joints (several loops: give it to "
+                                     "loops.from_system, which reads a chain of coupled loops as a LoopSeries)")
+    cut = system.cuts[0]
+    pa, pb = _path(system, cut.parent), _path(system, cut.child)
+    shared = set(pa) & set(pb)
+    if shared:
+        raise _refuse(where, system, f"closes its loop on body {max(shared)} (the cut's two sides share the bodies "
+                                     f"{sorted(shared)} below it, so the loop is based on a moving body)")
+    hanging = sorted(set(range(system.n)) - set(pa) - set(pb))
+    if hanging:
+        raise _refuse(where, system, f"has bodies {hanging} that are not on the loop (loops.loop_part(system) "
+                                     "keeps the loop alone)")
+    if cut.parent >= 0:                     # ground -> ... -> cut.parent, the cut, cut.child -> ... -> ground
+        steps = [("tree", b, 1.0) for b in pa[::-1]] + [("cut", 0, 1.0)] + [("tree", b, -1.0) for b in pb]
+        bodies = pa[::-1] + pb
+    else:                                   # ground -> ... -> cut.child, then the cut walked backwards
+        steps = [("tree", b, 1.0) for b in pb[::-1]] + [("cut", 0, -1.0)]
+        bodies = pb[::-1]
+    if len(steps) < 4:
+        raise _refuse(where, system, f"has a loop of {len(steps)} joints (a planar loop needs at least 4)")
+    return _Order(tuple(steps), tuple(bodies))
+
+
+def _loop_joint(jt: Joint, sign: float) -> LoopJoint:
+    """A System joint as a loop joint, walked backwards (parent and child sides swapped, q -> -q) if sign < 0."""
+    pp, cp, pa, ca = jt.parent_point, jt.child_point, _angle(jt.parent_frame), _angle(jt.child_frame)
+    if sign < 0:
+        pp, cp, pa, ca = cp, pp, ca, pa
+    return LoopJoint(_LOOP_KIND[jt.type], pp, cp, pa, ca, jt.name)
+
+
+def _coordinates(model, system, order, state) -> tuple:
+    """(q, qd) of the loop joints read from the absolute state: q from the relative pose of the two joint
+    frames, qd its time derivative (the relative angular rate, or the slide rate along the moving axis)."""
+    y, yd = state
+
+    def frame(b):
+        if b < 0:
+            return np.eye(3)
+        x = y[system.pos_slices[b]]
+        return _frame(x[:2], x[2])
+
+    def vel(b):
+        return np.zeros(3) if b < 0 else yd[system.vel_slices[b]]
+
+    ends = (order.base, *order.bodies, order.base)
+    T, V = [frame(b) for b in ends], [vel(b) for b in ends]
+    q, qd = np.zeros(model.n), np.zeros(model.n)
+    for k, jt in enumerate(model.joints):
+        A, B = T[k] @ jt.joint_frame(check=False), T[k + 1] @ jt._Fc      # joint frames on the two sides
+        M = _inv(A) @ B
+        va, vb = V[k], V[k + 1]
+        if jt.kind == "revolute":
+            q[k], qd[k] = np.arctan2(M[1, 0], M[0, 0]), vb[2] - va[2]
+            continue
+        e, d = A[:2, 0], B[:2, 2] - A[:2, 2]
+        vO = va[:2] + planar_cross(va[2], A[:2, 2] - T[k][:2, 2], check=False)
+        vP = vb[:2] + planar_cross(vb[2], B[:2, 2] - T[k + 1][:2, 2], check=False)
+        q[k], qd[k] = M[0, 2], planar_cross(va[2], e, check=False) @ d + e @ (vP - vO)
+    return q, qd
+
+
+def _assemble(model, tol: float = 1e-13, max_iter: int = 60) -> np.ndarray | None:
+    """q0 closed from the zero configuration by minimum-norm Newton steps on the closure (C&A eq. 23, 26)."""
+    q = np.zeros(model.n)
+    for _ in range(max_iter):
+        r = _closure(model, q)
+        if np.abs(r).max() < tol:
+            break
+        q = q - np.linalg.lstsq(_closure_jacobian(model, q), r, rcond=None)[0]
+    if not np.abs(_closure(model, q)).max() < 1e-10:
+        return None
+    rev = np.array([jt.kind == "revolute" for jt in model.joints])
+    q[rev] = (q[rev] + np.pi) % (2 * np.pi) - np.pi              # angles in [-pi, pi)
+    return q
+
+
+def _best_dependents(model, q) -> tuple:
+    """q_n and the two coordinates whose closure-Jacobian columns (with q_n's) have the largest smallest
+    singular value at q: the best-conditioned ACS selection (C&A §4)."""
+    Jc = _closure_jacobian(model, q)
+    n = model.n
+    best, pick = -1.0, (n - 3, n - 2)
+    for i in range(n - 1):
+        for j in range(i + 1, n - 1):
+            s = float(np.linalg.svd(Jc[:, [i, j, n - 1]], compute_uv=False)[-1])
+            if s > best * (1.0 + 1e-9):
+                best, pick = s, (i, j)
+    return (*pick, n - 1)
+
+
+def from_system(system, *, q0=None, state=None, dependents=None, split: int = 1,
+                name=None) -> LoopMechanism | LoopSeries:
+    """Critchley & Anderson's loop record as a view of the one model: the :class:`LoopMechanism` of a planar
+    :class:`~rfda_teach.system.System` closed by one cut joint, with ``.mechanism`` = ``system``.
+
+    The rule.  The system must be planar, without force elements, its tree one or two chains of
+    ``revolute2d`` / ``prismatic2d`` joints from the ground, closed by one cut joint of the same kinds
+    (:class:`~rfda_teach.system.Cut`) into one loop through the ground: every body on the loop.  The loop
+    is walked from the ground out along the chain that ends at the cut's parent, through the cut, and back to
+    the ground along the chain of the cut's child (joints walked from child to parent change sides and
+    the sign of their coordinate); when the cut's parent is the ground, out along the child's chain and back
+    through the cut, walked backwards.  This is the inverse of :func:`rfda_teach.loopref.to_system`.
+    Anything else (bodies off the loop, a loop based on a moving body, several cuts, other joint kinds,
+    spatial bodies, force elements) raises a :class:`~rfda_teach.errors.ModelError` that points to
+    :func:`rfda_teach.dae.forward_dynamics`; :func:`loop_part` cuts the loop out of a bigger mechanism.
+
+    ``q0`` (n joint coordinates in loop order) or ``state`` (a System state, read as
+    :func:`state_from_system` reads it) give the record's ``q0``; with neither, the zero configuration
+    closed by minimum-norm Newton steps on C&A eq. (23).  ``dependents`` (default: q_n and the two
+    coordinates whose closure-Jacobian columns, C&A eq. (26), are best conditioned at q0), ``split`` and
+    ``name`` (default the system's) as in :class:`LoopMechanism`.
+
+    Several cut joints: a chain of coupled loops, returned as a :class:`LoopSeries` (the inverse of
+    :func:`rfda_teach.loopref.to_system` for a series).  Cut j closes loop j from its last body (the cut's
+    parent) onto its base body (the cut's child, an ancestor of the parent): the ground for the first cut,
+    a body of an earlier loop for the others; the tree path between them is the loop, walked from the base,
+    and every body lies on exactly one loop.  ``q0`` and ``dependents`` are then lists, one entry per loop;
+    loop j is named ``"loop j"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import loopref
+    >>> fb = five_bar()
+    >>> m = from_system(loopref.to_system(fb), q0=fb.q0, dependents=fb.dependents)
+    >>> m.mechanism.cuts[0].joint.type, [jt.kind for jt in m.joints] == [jt.kind for jt in fb.joints]
+    ('prismatic2d', True)
+    >>> bool(np.allclose(closure_jacobian(m, m.q0), closure_jacobian(fb, fb.q0), atol=1e-12))
+    True
+    >>> from_system(loop_series(2).mechanism)             # two cut joints: a chain of two loops
+    LoopSeries '2 coupled four-bars': 2 coupled loops (loop 0, loop 1)
+    """
+    where = "loops.from_system"
+    _common(system, where)
+    name = system.name if name is None else name
+    if q0 is not None and state is not None:
+        raise ModelError(f"{where}: give q0 or state, not both")
+    if state is not None:
+        state = _s.check_state(system, state)
+    if len(system.cuts) == 1:
+        return _one_loop(system, _loop_order(system, where), name, q0, state, dependents, split, system, where)
+    return _series_view(system, *_series_order(system, where), name, q0, state, dependents, split, where)
+
+
+def _series_view(system, orders, attach, name, q0, state, dependents, split, where) -> LoopSeries:
+    """The :class:`LoopSeries` of :func:`from_system`, one loop per cut joint."""
+    k = len(orders)
+    for nm, x in (("q0", q0), ("dependents", dependents)):
+        if x is not None and (isinstance(x, (str, bytes)) or not isinstance(x, (tuple, list)) or len(x) != k):
+            raise ModelError(f"{where}: system {system.name!r} is a chain of {k} loops; {nm} must be a list of "
+                             f"{k} entries, one per loop (cut joint), got {x!r:.60}")
+    loops_ = tuple(_one_loop(system, o, f"loop {j}", None if q0 is None else q0[j], state,
+                             None if dependents is None else dependents[j], split, None, where)
+                   for j, o in enumerate(orders))
+    return LoopSeries(loops_, attach, name=name, mechanism=system)
+
+
+def _one_loop(system, order, name, q0, state, dependents, split, mechanism, where) -> LoopMechanism:
+    """One loop of :func:`from_system`: its joints and bodies in loop order, q0 and the dependents."""
+    n = len(order.steps)
+    joints = tuple(_loop_joint(system.joints[i] if src == "tree" else system.cuts[i].joint, sg)
+                   for src, i, sg in order.steps)
+    bodies = tuple(system.bodies[b] for b in order.bodies)
+    draft = LoopMechanism(name, bodies, joints, np.zeros(n) if q0 is None else q0,
+                          tuple(range(n - 2, n + 1)), split=split, gravity=system.gravity)
+    if state is not None:
+        q = _coordinates(draft, system, order, state)[0]
+    elif q0 is None:
+        q = _assemble(draft)
+        if q is None:
+            raise ModelError(f"{where}: Newton's method did not close loop {name!r} from the zero configuration; "
+                             "give q0= (joint coordinates that close it) or state=")
+    else:
+        q = draft.q0
+    deps = tuple(d + 1 for d in _best_dependents(draft, q)) if dependents is None else dependents
+    return LoopMechanism(name, bodies, joints, q, deps, split=split, gravity=system.gravity, mechanism=mechanism)
+
+
+def _viewed(model, where: str) -> list:
+    """``model`` checked to be a loop or a chain of loops with ``.mechanism``: [(loop, its order), ...]."""
+    _check.instance(model, (LoopMechanism, LoopSeries), "model", where=where,
+                    hint="build one with loops.from_system(system), e.g. loops.five_bar() or loops.loop_series(2)")
+    if model.mechanism is None:
+        raise ModelError(f"{where}: {model.name!r} has no .mechanism (it was written by hand); build it from "
+                         "its System with loops.from_system(system)")
+    if isinstance(model, LoopMechanism):
+        return [(model, _loop_order(model.mechanism, where))]
+    return list(zip(model.loops, _series_order(_common(model.mechanism, where), where)[0]))
+
+
+def state_from_system(model, state, *, check: bool = True) -> tuple:
+    """(q, qd): the loop coordinates and rates of a state of ``model.mechanism`` (the System the record is a
+    view of, :func:`from_system`): q_k the relative angle or slide of joint k's two frames, qd_k its rate
+    (C&A's generalized speeds u_k = qd_k), revolute angles on the 2 pi branch nearest ``model.q0``; for a
+    :class:`LoopSeries` the lists (qs, qds), one entry per loop, each relative to its base body.
+    ``check`` (default) first refuses a state that violates a joint of the System
+    (:func:`rfda_teach.system.check_consistency`, :class:`~rfda_teach.errors.ConstraintViolationError`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import loopref
+    >>> fb = five_bar(); qd = np.array([1.0, -0.6, 0.6, 0.0, 0.0])
+    >>> qd = qd - np.linalg.pinv(closure_jacobian(fb, fb.q0)) @ closure_jacobian(fb, fb.q0) @ qd
+    >>> q, qd2 = state_from_system(fb, loopref.chain_state(fb, fb.q0, qd))
+    >>> bool(np.allclose(q, fb.q0, atol=1e-12) and np.allclose(qd2, qd, atol=1e-12))
+    True
+    """
+    where = "loops.state_from_system"
+    views = _viewed(model, where)
+    system = model.mechanism
+    state = _s.check_consistency(system, state) if _check.flag(check, "check", where=where) else \
+        _s.check_state(system, state)
+    qs, qds = [], []
+    for L, order in views:
+        q, qd = _coordinates(L, system, order, state)
+        rev = np.array([jt.kind == "revolute" for jt in L.joints])
+        q[rev] += 2 * np.pi * np.round((L.q0[rev] - q[rev]) / (2 * np.pi))
+        qs.append(q)
+        qds.append(qd)
+    return (qs[0], qds[0]) if isinstance(model, LoopMechanism) else (qs, qds)
+
+
+def absolute_accelerations(model, state, qdd) -> np.ndarray:
+    """The System's absolute accelerations ydd (the layout of :func:`rfda_teach.dae.forward_dynamics`) from
+    the loop's qdd: body by body from the root, ydd_k = B_k ydd_j + H_k qdd_k + d_k (D&G eq. (61)
+    differentiated, d_k of D&G eq. (5), :func:`rfda_teach.coordinates.appendix_a`), each tree joint's qdd_k
+    the loop coordinate's (sign changed for a joint walked backwards).  For a :class:`LoopSeries`, ``qdd``
+    is a list with one vector per loop.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, loopref, rcr
+    >>> fb = five_bar(); st = loopref.chain_state(fb, fb.q0, np.zeros(5))
+    >>> ydd = absolute_accelerations(fb, st, rcr.accelerations(fb, fb.q0, np.zeros(5)))
+    >>> bool(np.allclose(ydd, dae.forward_dynamics(fb.mechanism, st).ydd, atol=1e-12))
+    True
+    """
+    where = "loops.absolute_accelerations"
+    views = _viewed(model, where)
+    system = model.mechanism
+    y, yd = _s.check_state(system, state)
+    if isinstance(model, LoopSeries):
+        qdd = check_series_states(model, qdd, None, where=where, check=None)[0]
+    else:
+        qdd = [_check_q(model, qdd, "qdd", where)]
+    qt = np.zeros(system.n)
+    for (L, order), qL in zip(views, qdd):
+        for k, (src, i, sg) in enumerate(order.steps):
+            if src == "tree":
+                qt[i] = sg * qL[k]
+    tr = _s.terms(system, State(y, yd), check=False)
+    ydd = np.zeros(system.n_vel)
+    vs = system.vel_slices
+    for k in system.topology.order:
+        j, tk = system.parents[k], tr.joint[k]
+        _, _, B, H, d = appendix_a(tk.G, tk.G_d, tk.Q, tk.Q_d, tk.gamma, tk.gamma_d, check=False)
+        ydd[vs[k]] = H @ qt[k:k + 1] + d + (0.0 if j < 0 else B @ ydd[vs[j]])      # D&G eq. (61), (5)
+    return ydd
+
+
+class LoopPart(NamedTuple):
+    """:func:`loop_part`'s answer: the loop-only ``system``, the indices ``bodies`` of its bodies in the
+    original system, and the original ``state`` restricted to them (None when none was given)."""
+
+    system: object
+    bodies: tuple
+    state: object = None
+
+
+def loop_part(system, state=None) -> LoopPart:
+    """The loop-only sub-mechanism that RCR sees: the cut joint's two bodies and their ancestors, every other
+    body (an arm carried by the loop, say) and the force elements on it removed, bodies renumbered in their
+    order.  The loop's dynamics without the removed bodies' loads; :func:`from_system` takes the result when
+    the loop passes through the ground.
+
+    Examples
+    --------
+    >>> from rfda_teach.joints import Joint
+    >>> fb = five_bar().mechanism
+    >>> arm = Joint("revolute2d", parent_point=(0.5, 0.0), child_point=(-0.5, 0.0))
+    >>> big = System(fb.parents + (0,), fb.bodies + (Body("planar", 2.0, 0.2),), fb.joints + (arm,),
+    ...              fb.gravity, name="five-bar with an arm", cuts=fb.cuts)
+    >>> part = loop_part(big)
+    >>> part.bodies, from_system(part.system, q0=five_bar().q0).n
+    ((0, 1, 2, 3), 5)
+    """
+    where = "loops.loop_part"
+    _check.instance(system, System, "system", where=where,
+                    hint="give a rfda_teach.system.System with one cut joint")
+    if len(system.cuts) != 1:
+        raise ModelError(f"{where}: system {system.name!r} has {len(system.cuts)} cut joints; loop_part takes a "
+                         f"system closed by one cut joint; {_INSTEAD}")
+    cut = system.cuts[0]
+    keep = tuple(sorted(set(_path(system, cut.parent)) | set(_path(system, cut.child))))
+    new = {b: i for i, b in enumerate(keep)}
+    new[-1] = -1
+    forces = tuple(f for f in system.forces if f.a in new and f.b in new)
+    forces = tuple(dataclasses.replace(f, a=new[f.a], b=new[f.b]) for f in forces)
+    part = System(tuple(new[system.parents[b]] for b in keep), tuple(system.bodies[b] for b in keep),
+                  tuple(system.joints[b] for b in keep), system.gravity, name=f"{system.name} (loop part)",
+                  cuts=(Cut(new[cut.parent], new[cut.child], cut.joint, name=cut.name),), forces=forces)
+    if state is None:
+        return LoopPart(part, keep)
+    y, yd = _s.check_state(system, state)
+    sub = State(np.concatenate([y[system.pos_slices[b]] for b in keep]),
+                np.concatenate([yd[system.vel_slices[b]] for b in keep]))
+    return LoopPart(part, keep, sub)
+
+
 # ----------------------------------------------------------------------------- builders
 
 def _rod(name: str) -> Body:
@@ -653,20 +1091,22 @@ def _rod(name: str) -> Body:
     return Body("planar", 1.0, 1.0 / 12.0, name=name)
 
 
-def _close_last_joint(joints: list, q0: np.ndarray) -> list:
-    """Place the ground side of the last joint so that q0 closes the loop exactly.
-
-    The last joint's frame on the ground (its child) is the pose, at q0, of the joint frame
-    carried by the last body, so the loop-closure residual at q0 is zero to rounding.
-    """
-    T = np.eye(3)
-    for k, jt in enumerate(joints[:-1]):
-        T = T @ jt.transform(q0[k], check=False)
+def _closed(name: str, bodies: list, joints: list, q0, gravity, *, child_frame=None) -> System:
+    """The one model of a single loop: the open chain ground -> body 1 -> ... -> body n-1 on joints 1..n-1
+    (``joints``' first n-1 entries, :class:`~rfda_teach.joints.Joint`), closed by joint n as a cut joint from
+    the last body to the ground, whose ground side is placed so that q0 closes the loop exactly: it is the
+    pose at q0 (:func:`rfda_teach.models.state_from_joints`, :func:`rfda_teach.joints.joint_pose`) of the
+    joint frame carried by the last body."""
+    nb = len(bodies)
+    tree = System(tuple(range(-1, nb - 1)), tuple(bodies), tuple(joints[:-1]), gravity, name=name)
+    y = state_from_joints(tree, [q0[k:k + 1] for k in range(nb)], [np.zeros(1)] * nb, check=False).y
     last = joints[-1]
-    Tj = T @ _frame(last.parent_point, last.parent_angle) @ _motion(last.kind, q0[-1])
-    ang = float(np.arctan2(Tj[1, 0], Tj[0, 0]))
-    return joints[:-1] + [LoopJoint(last.kind, last.parent_point, Tj[:2, 2].copy(), last.parent_angle, ang,
-                                    last.name)]
+    x = joint_pose(Joint(last.type, parent_point=last.parent_point, parent_frame=last.parent_frame), "planar",
+                   y[tree.pos_slices[-1]], q0[-1:], check=False)
+    cut = Joint(last.type, parent_point=last.parent_point, child_point=x[:2], parent_frame=last.parent_frame,
+                child_frame=x[2] if child_frame is None else child_frame, name=last.name)
+    return System(tree.parents, tree.bodies, tree.joints, gravity, name=name,
+                  cuts=(Cut(nb - 1, -1, cut, name=cut.name),))
 
 
 def five_bar(*, gravity: float = G0) -> LoopMechanism:
@@ -687,28 +1127,34 @@ def five_bar(*, gravity: float = G0) -> LoopMechanism:
     dependents (q3, q4, q5) can never fix the loop (their partial velocities at the closure span only
     two directions), while (q2, q3, q5) are regular as long as bar 2 is not vertical.
 
+    The mechanism is built once, as the one model (``.mechanism``: a
+    :class:`~rfda_teach.system.System` whose joint q5 is the cut joint), and this record is
+    :func:`from_system` of it.
+
     Examples
     --------
     >>> import numpy as np
     >>> fb = five_bar()
     >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-14
     True
+    >>> fb.mechanism
+    System 'five-bar': 4 planar bodies; joints 3 revolute2d + 1 prismatic2d; 1 root; cut joints 1 prismatic2d; 10 constraint rows (8 tree + 2 cut), 2 DOF
     """
     gravity = _check.scalar(gravity, "gravity", where="loops.five_bar")
     q0 = np.array([np.pi / 4, np.pi / 2, -np.pi / 2, 0.0, 0.0])
     d2 = np.deg2rad(-195.0)                       # bar 2 at 45 + 90 - 195 = -60 deg at q0
     d3 = np.deg2rad(150.0)                        # bar 3 at -60 - 90 + 150 = 0 deg at q0
     joints = [
-        LoopJoint("revolute", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q1"),
-        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d2, 0.0, "q2"),
-        LoopJoint("revolute", (0.5, 0.0), (-0.5, 0.0), d3, 0.0, "q3"),
-        LoopJoint("prismatic", (0.0, 0.0), (-0.5, 0.0), 0.0, 0.0, "q4"),   # bar 4 overlaps bar 3 by half
-        LoopJoint("prismatic", (0.0, 0.0), (0.0, 0.0), 0.0, 0.0, "q5"),
+        Joint("revolute2d", parent_point=(0.0, 0.0), child_point=(-0.5, 0.0), name="q1"),
+        Joint("revolute2d", parent_point=(0.5, 0.0), child_point=(-0.5, 0.0), parent_frame=d2, name="q2"),
+        Joint("revolute2d", parent_point=(0.5, 0.0), child_point=(-0.5, 0.0), parent_frame=d3, name="q3"),
+        Joint("prismatic2d", child_point=(-0.5, 0.0), name="q4"),     # bar 4 overlaps bar 3 by half
+        Joint("prismatic2d", name="q5"),
     ]
     bodies = [_rod(f"bar {k}") for k in range(1, 5)]
-    joints = _close_last_joint(joints, q0)
-    return LoopMechanism("five-bar", tuple(bodies), tuple(joints), q0, ("q2", "q3", "q5"), split=1,
-                         gravity=(0.0, -gravity))
+    # the guide is horizontal by construction (bar 3 is, at q0): its angle 0 exactly, not the rounded pose
+    system = _closed("five-bar", bodies, joints, q0, (0.0, -gravity), child_frame=0.0)
+    return from_system(system, q0=q0, dependents=("q2", "q3", "q5"), split=1)
 
 
 def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanism:
@@ -721,6 +1167,8 @@ def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanis
     puts an independent coordinate between the dependents with p_i = the ground (§4).  The GCL
     topology makes q4 independent (the rocker hangs from the ground), which is regular only away
     from the rocker's extreme positions, so released from rest near the hanging equilibrium.
+    Built as the one model first (``.mechanism``, joint q4 the cut joint), this record is
+    :func:`from_system` of it.
 
     Examples
     --------
@@ -728,6 +1176,8 @@ def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanis
     >>> fb = four_bar()
     >>> float(np.abs(closure(fb, fb.q0)).max()) < 1e-12
     True
+    >>> fb.mechanism.cuts[0].joint.type
+    'revolute2d'
     """
     gravity = _check.scalar(gravity, "gravity", where="loops.four_bar")
     crank_angle = _check.scalar(crank_angle, "crank_angle", where="loops.four_bar")
@@ -745,25 +1195,26 @@ def four_bar(*, crank_angle: float = -90.0, gravity: float = G0) -> LoopMechanis
     th3 = np.arctan2(*(D - B)[::-1])
     q0 = np.array([th1, th2 - th1, th3 - th2, 0.0])
     joints = [
-        LoopJoint("revolute", (0.0, 0.0), (-a / 2, 0.0), 0.0, 0.0, "q1"),
-        LoopJoint("revolute", (a / 2, 0.0), (-b / 2, 0.0), 0.0, 0.0, "q2"),
-        LoopJoint("revolute", (b / 2, 0.0), (-c / 2, 0.0), 0.0, 0.0, "q3"),
-        LoopJoint("revolute", (c / 2, 0.0), (0.0, 0.0), 0.0, 0.0, "q4"),
+        Joint("revolute2d", parent_point=(0.0, 0.0), child_point=(-a / 2, 0.0), name="q1"),
+        Joint("revolute2d", parent_point=(a / 2, 0.0), child_point=(-b / 2, 0.0), name="q2"),
+        Joint("revolute2d", parent_point=(b / 2, 0.0), child_point=(-c / 2, 0.0), name="q3"),
+        Joint("revolute2d", parent_point=(c / 2, 0.0), name="q4"),
     ]
     bodies = [Body("planar", 1.0, a ** 2 / 12, name="crank"), Body("planar", 1.0, b ** 2 / 12, name="coupler"),
               Body("planar", 1.0, c ** 2 / 12, name="rocker")]
-    joints = _close_last_joint(joints, q0)
-    return LoopMechanism("four-bar", tuple(bodies), tuple(joints), q0, ("q1", "q3", "q4"), split=1,
-                         gravity=(0.0, -gravity))
+    system = _closed("four-bar", bodies, joints, q0, (0.0, -gravity))
+    return from_system(system, q0=q0, dependents=("q1", "q3", "q4"), split=1)
 
 
 def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
-    """A single planar loop of n revolute joints (n >= 4) on a regular polygon, used by the benchmark.
+    """A single planar loop of n revolute joints (n >= 4) on a regular polygon, used by the benchmark;
+    built as the one model first (``.mechanism``, joint n the cut joint), this record is
+    :func:`from_system` of it.
 
     Examples
     --------
-    >>> loop_chain(6).n
-    6
+    >>> loop_chain(6).n, loop_chain(6).mechanism.n
+    (6, 5)
     """
     n = _check.positive_int(n, "n", where="loops.loop_chain", minimum=4)
     rng = np.random.default_rng(_check.seed(seed, where="loops.loop_chain"))
@@ -772,24 +1223,44 @@ def loop_chain(n: int, *, seed: int = 0) -> LoopMechanism:
     q0 = np.full(n, turn) + 0.05 * rng.standard_normal(n)
     q0[0] = 0.0
     q0[-1] = 0.0
-    joints = [LoopJoint("revolute", (0.0, 0.0) if k == 0 else (L / 2, 0.0), (-L / 2, 0.0), name=f"q{k + 1}")
-              for k in range(n - 1)]
-    joints.append(LoopJoint("revolute", (L / 2, 0.0), (0.0, 0.0), name=f"q{n}"))
+    joints = [Joint("revolute2d", parent_point=(0.0, 0.0) if k == 0 else (L / 2, 0.0), child_point=(-L / 2, 0.0),
+                    name=f"q{k + 1}") for k in range(n - 1)]
+    joints.append(Joint("revolute2d", parent_point=(L / 2, 0.0), name=f"q{n}"))
     bodies = [_rod(f"bar {k}") for k in range(1, n)]
-    joints = _close_last_joint(joints, q0)
-    deps = tuple(range(n - 2, n + 1))
-    return LoopMechanism(f"{n}-bar loop", tuple(bodies), tuple(joints), q0, deps, split=1, gravity=(0.0, -G0))
+    system = _closed(f"{n}-bar loop", bodies, joints, q0, (0.0, -G0))
+    return from_system(system, q0=q0, dependents=tuple(range(n - 2, n + 1)), split=1)
 
 
 def loop_series(k: int, *, gravity: float = G0) -> LoopSeries:
     """k crank-rocker four-bars in a chain, each based on the coupler of the one before (m = 3k).
 
+    Built as the one model first (``.mechanism``: the k four-bars' Systems in one tree, each hung from the
+    previous coupler, cut joint j closing loop j onto its base), this record is :func:`from_system` of it.
+
     Examples
     --------
     >>> sum(l.n for l in loop_series(2).loops)
     8
+    >>> loop_series(2).mechanism.n, len(loop_series(2).mechanism.cuts)
+    (6, 2)
     """
     k = _check.positive_int(k, "k", where="loops.loop_series")
     gravity = _check.scalar(gravity, "gravity", where="loops.loop_series")
-    loops = tuple(four_bar(gravity=gravity) for _ in range(k))
-    return LoopSeries(loops, tuple((j - 1, 2) for j in range(1, k)), name=f"{k} coupled four-bars")
+    fb = four_bar(gravity=gravity)
+    one = fb.mechanism
+    parents, bodies, joints, cuts = [], [], [], []
+    for j in range(k):
+        off = len(bodies)
+        base = -1 if j == 0 else off - one.n + 1            # the coupler, body 2 of the loop before
+        parents += [base if p < 0 else p + off for p in one.parents]
+        bodies += one.bodies
+        joints += one.joints
+        c = one.cuts[0]
+        cuts.append(Cut(c.parent + off, base, c.joint, name=f"loop {j}: {c.joint.name}"))
+    system = System(tuple(parents), tuple(bodies), tuple(joints), one.gravity, name=f"{k} coupled four-bars",
+                    cuts=tuple(cuts))
+    where = "loops.loop_series"
+    s = _series_view(_common(system, where), *_series_order(system, where), system.name, [fb.q0] * k, None,
+                     [fb.dependents] * k, 1, where)           # a series also for k = 1 (from_system: one loop)
+    return LoopSeries(tuple(dataclasses.replace(L, name=fb.name) for L in s.loops), s.attach, name=s.name,
+                      mechanism=system)

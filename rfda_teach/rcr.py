@@ -82,7 +82,9 @@ from .errors import ModelError, RFDAError, SingularCoordinateSelectionError
 # the mechanism record, re-exported under the names rcr has always had (rcr.five_bar(), rcr.LoopMechanism, ...)
 from .loops import (CLOSURE_TOL, LoopJoint, LoopMechanism, LoopSeries, check_body, check_closed,  # noqa: F401
                     check_model, check_q, check_series_states, check_state, closure, closure_jacobian,
-                    dependent_indices, five_bar, four_bar, loop_chain, loop_series)
+                    dependent_indices, five_bar, four_bar, from_system, loop_chain, loop_series,
+                    state_from_system)
+from .loops import absolute_accelerations
 from .spatial import order_permutation, planar_cross, shift
 from .spatial import spatial_inertia as _inertia_v_omega
 from .summary import samples
@@ -1096,3 +1098,45 @@ def reduction_step(R_next, a, *, tol: float = 1e-9) -> ReductionStep:
 
 
 __all__ += ["ReductionStep", "reduction_step", "check_state", "check_series_states"]
+
+
+# ----------------------------------------------------------------------------- a view of the one model
+
+def system_accelerations(system, state, *, method: str = "acs", dependents=None, check: bool = True) -> np.ndarray:
+    """The absolute accelerations ydd of a :class:`~rfda_teach.system.System` (the layout of
+    :func:`rfda_teach.dae.forward_dynamics`), computed by Critchley & Anderson's generalized RCR.
+
+    The system is read as a loop (:func:`rfda_teach.loops.from_system`, whose rule says what it takes; anything
+    else raises a :class:`~rfda_teach.errors.ModelError` that points to :func:`rfda_teach.dae.forward_dynamics`),
+    the state as its coordinates and rates (:func:`rfda_teach.loops.state_from_system`); :func:`accelerations`
+    with ``method`` ``"acs"`` (``dependents``, default the best-conditioned set at the state), ``"gcl"`` or
+    ``"rcr"`` (the last three coordinates, C&A eq. (34) singular where they cannot close the loop) gives qdd,
+    and :func:`rfda_teach.loops.absolute_accelerations` maps it back.  A system with several cut joints that
+    form a chain of coupled loops is reduced by :func:`series_accelerations` (ACS, each loop's
+    ``dependents`` a list entry).  ``check`` (default) refuses a state that
+    violates a joint of the System (:class:`~rfda_teach.errors.ConstraintViolationError`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, loopref
+    >>> fb = five_bar(); st = loopref.chain_state(fb, fb.q0, np.zeros(5))
+    >>> ydd = system_accelerations(fb.mechanism, st, method="gcl")
+    >>> bool(np.allclose(ydd, dae.forward_dynamics(fb.mechanism, st).ydd, atol=1e-12))
+    True
+    """
+    where = "rcr.system_accelerations"
+    method = _check.choice(method, ("acs", "gcl", "rcr"), "method", where=where)
+    if dependents is not None and method != "acs":
+        raise ModelError(f"{where}: dependents= is for method 'acs'; method {method!r} chooses its own")
+    model = from_system(system, state=state, dependents=dependents)
+    q, qd = state_from_system(model, state, check=check)
+    if isinstance(model, LoopSeries):                   # C&A eq. (47)-(64): each loop on its moving base body
+        if method != "acs":
+            raise ModelError(f"{where}: system {system.name!r} is a chain of {len(model.loops)} loops, which "
+                             f"series_accelerations reduces by ACS; method {method!r} is for a single loop")
+        return absolute_accelerations(model, state, series_accelerations(model, q, qd, check=False))
+    return absolute_accelerations(model, state, accelerations(model, q, qd, method=method, check=False))
+
+
+__all__ += ["from_system", "state_from_system", "system_accelerations"]

@@ -270,8 +270,14 @@ def test_dae_rows_follow_a_revolute_cut_joint_through_pi():
     f = rcr.four_bar()
     q0 = f.q0.copy()
     q0[-1] = 0.02 - np.pi                                        # the rocker pivot angle starts near -pi
-    joints = loops._close_last_joint(list(f.joints), q0)
-    L = rcr.LoopMechanism("four-bar at pi", f.bodies, tuple(joints), q0, f.dependents)
+    T = np.eye(3)                                                # the rocker's ground pivot placed to close at q0
+    for jt, qk in zip(f.joints[:-1], q0):
+        T = T @ jt.transform(qk)
+    last = f.joints[-1]
+    Tj = T @ last.joint_frame() @ loops.LoopJoint("revolute").transform(q0[-1])
+    closing = loops.LoopJoint("revolute", last.parent_point, Tj[:2, 2], last.parent_angle,
+                              np.arctan2(Tj[1, 0], Tj[0, 0]), last.name)
+    L = rcr.LoopMechanism("four-bar at pi", f.bodies, f.joints[:-1] + (closing,), q0, f.dependents)
     tol = dict(rtol=1e-9, atol=1e-9)
     dae_run = rcr.simulate(L, "dae", 1.0, n_out=21, **tol)
     acs_run = rcr.simulate(L, "acs", 1.0, n_out=21, **tol)

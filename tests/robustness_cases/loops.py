@@ -362,15 +362,69 @@ for tag, v in (("str", "upper"), ("none", None), ("int", 1)):
     add(f"loopref.count_multiplications-bound-{tag}", lambda v=v: loopref.count_multiplications(FB, bound=v),
         ModelError, "bound")
 
+# ----------------------------------------------------------------------------- views of the one model (issue 22)
+SX = FB.mechanism
+ST = loopref.chain_state(FB, Q0, Z5)
+for tag, bad in (("none", None), ("str", "five-bar"), ("model", FB), ("list", [SX])):
+    add(f"loops.from_system-system-{tag}", lambda bad=bad: loops.from_system(bad), ModelError, "system must be")
+    add(f"rcr.system_accelerations-system-{tag}", lambda bad=bad: rcr.system_accelerations(bad, ST), ModelError,
+        "system must be")
+    add(f"loops.loop_part-system-{tag}", lambda bad=bad: loops.loop_part(bad), ModelError, "system must be")
+from rfda_teach import models as _models  # noqa: E402
+for tag, bad in (("tree", _models.chain(4)), ("spatial", _models.universal_chain(3))):
+    add(f"loops.from_system-{tag}", lambda bad=bad: loops.from_system(bad), ModelError, "dae.forward_dynamics")
+    add(f"rcr.system_accelerations-{tag}",
+        lambda bad=bad: rcr.system_accelerations(bad, _models.random_state(bad, seed=0)), ModelError,
+        "dae.forward_dynamics")
+add("loops.loop_part-tree", lambda: loops.loop_part(_models.chain(4)), ModelError, "0 cut joints")
+add("loops.from_system-q0-short", lambda: loops.from_system(SX, q0=Q0[:4]), ModelError, r"q0 has shape \(4,\)")
+add("loops.from_system-q0-and-state", lambda: loops.from_system(SX, q0=Q0, state=ST), ModelError, "not both")
+add("loops.from_system-state-nan", lambda: loops.from_system(SX, state=(ST.y * NAN, ST.yd)), ModelError, "nan")
+add("loops.from_system-dependents", lambda: loops.from_system(SX, dependents=("q9",)), ModelError, "q9")
+add("loops.from_system-split", lambda: loops.from_system(SX, split=0), ModelError, "split")
+for name, f in {"loops.state_from_system": lambda m, s: loops.state_from_system(m, s),
+                "loops.absolute_accelerations": lambda m, s: loops.absolute_accelerations(m, s, Z5)}.items():
+    add(f"{name}-model-str", lambda f=f: f("five-bar", ST), ModelError, "model must be")
+    add(f"{name}-model-by-hand", lambda f=f: f(mech(), ST), ModelError, "has no .mechanism")
+    add(f"{name}-state-short", lambda f=f: f(FB, (ST.y[:3], ST.yd)), ModelError, r"state.y has shape \(3,\)")
+    add(f"{name}-state-str", lambda f=f: f(FB, "state"), ModelError, "state must be a pair")
+add("loops.state_from_system-open", lambda: loops.state_from_system(FB, (ST.y + 0.1, ST.yd)),
+    ConstraintViolationError, "violates")
+add("loops.state_from_system-check", lambda: loops.state_from_system(FB, ST, check="yes"), ModelError, "check")
+add("loops.absolute_accelerations-qdd-nan", lambda: loops.absolute_accelerations(FB, ST, [NAN, 0, 0, 0, 0]),
+    ModelError, r"qdd\[0\] is nan")
+add("rcr.system_accelerations-method", lambda: rcr.system_accelerations(SX, ST, method="dae"), ModelError,
+    "method")
+add("rcr.system_accelerations-dependents-gcl",
+    lambda: rcr.system_accelerations(SX, ST, method="gcl", dependents=("q2", "q3", "q5")), ModelError,
+    "dependents= is for method 'acs'")
+add("rcr.system_accelerations-open", lambda: rcr.system_accelerations(SX, (ST.y + 0.1, ST.yd)),
+    ConstraintViolationError, "violates")
+add("loops.LoopMechanism-mechanism", lambda: mech(mechanism="five-bar"), ModelError, "mechanism must be a System")
+add("loops.LoopSeries-mechanism", lambda: loops.LoopSeries((L4,), (), mechanism=3), ModelError,
+    "mechanism must be a System")
+SSX = SERIES.mechanism
+add("loops.from_system-series-q0", lambda: loops.from_system(SSX, q0=QS[0]), ModelError, "q0 must be a list of 2")
+add("loops.from_system-series-dependents", lambda: loops.from_system(SSX, dependents=("q1", "q3", "q4")),
+    ModelError, "dependents must be a list of 2")
+add("loops.absolute_accelerations-series-qdd", lambda: loops.absolute_accelerations(SERIES, ST, Z5), ModelError,
+    "state.y has shape")
+add("rcr.system_accelerations-series-method",
+    lambda: rcr.system_accelerations(SSX, _models.state_from_joints(SSX, [q[k:k + 1] for q in QS for k in range(3)],
+                                                                    [np.zeros(1)] * 6), method="rcr"), ModelError,
+    "chain of 2 loops")
+
 COVERED = sorted({c.id.split("-")[1] for c in CASES})
 EXEMPT: dict = {
     "rcr.Topology": "a plain record returned by rcr.topology (NamedTuple); its builder rcr.topology is covered",
     "rcr.RCRResult": "a plain result record returned by rcr.simulate (NamedTuple)",
     "rcr.ReductionStep": "a plain result record returned by rcr.reduction_step (NamedTuple)",
     "loopref.RefResult": "a plain result record returned by loopref.dae_simulate / sympy_simulate (NamedTuple)",
+    "loops.LoopPart": "a plain result record returned by loops.loop_part (NamedTuple)",
 }
 # the mechanism record moved to rfda_teach.loops; rcr re-exports it (the same objects), covered above as loops.*
 EXEMPT.update({f"rcr.{name}": f"re-exported from rfda_teach.loops (the same object), covered as loops.{name}"
                for name in ("LoopJoint", "LoopMechanism", "LoopSeries", "five_bar", "four_bar", "loop_chain",
-                            "loop_series", "closure", "closure_jacobian", "check_state", "check_series_states")})
+                            "loop_series", "closure", "closure_jacobian", "check_state", "check_series_states",
+                            "from_system", "state_from_system")})
 
