@@ -30,6 +30,13 @@ multiplications as the step is computed and skips the products that the chosen
 reference point makes structurally trivial (an identity B_j1, a zero block of
 B_j2).  :func:`count_multiplications` reports the counts of one evaluation.
 
+The record is a view of the one model: :func:`from_system` writes a spatial
+:class:`~rfda_teach.system.System` (revolute, universal and spherical joints, cut joints, spring-dampers,
+one tyre, gravity) as a :class:`Model` with ``.mechanism`` the System; :func:`state_from_system` and
+:func:`system_state` map states both ways, and :func:`system_accelerations` returns the System's
+absolute accelerations computed by this recursion, the same as ``dae.forward_dynamics(system, state).ydd``.
+:func:`quarter_car` is :func:`from_system` of :func:`quarter_car_system`.
+
 Every public function and record checks its input through :mod:`rfda_teach._check` (a
 :class:`~rfda_teach.errors.ModelError` names the argument): body data (mass > 0, C a rotation,
 J symmetric positive definite with J1 + J2 >= J3), spring and tyre constants, road heights, times.
@@ -68,7 +75,8 @@ __all__ = ["attachment_points", "POINTS", "Tally", "RBody", "CutJoint", "SpringD
            "closure_residual", "closure_jacobian", "assemble", "consistent_velocity", "simulate", "to_absolute",
            "tree_joint_constraints", "absolute_constraints", "applied_forces",
            "HARDPOINTS", "road_bump", "POSITION_TOL", "VELOCITY_TOL", "equipollent",
-           "velocity_transformation"]
+           "velocity_transformation", "from_system", "state_from_system", "system_accelerations",
+           "system_state", "quarter_car_system", "SYSTEM_JOINTS"]
 
 POINTS = ("centroid", "joint", "origin")
 _E = np.eye(3)
@@ -260,7 +268,18 @@ class CutJoint:
 @dataclass(frozen=True, eq=False)
 class SpringDamper:
     """A linear spring-damper between points ``pa`` of body ``a`` and ``pb`` of body ``b`` (-1: chassis):
-    tension k (L - L0) + c Ldot."""
+    tension k (L - L0) + c Ldot.
+
+    The law of :class:`rfda_teach.forces.SpringDamper` (the same tension, pulling the points together
+    when positive), with the points in the bodies' frames {O_j} (origin at the joint point) instead of
+    from the mass centre; :func:`from_system` writes one from the other.
+
+    Examples
+    --------
+    >>> sd = quarter_car().springs[0]
+    >>> sd.a, sd.b, round(sd.k), round(sd.c)
+    (0, -1, 30000, 2500)
+    """
 
     a: int
     b: int
@@ -288,8 +307,17 @@ class SpringDamper:
 @dataclass(frozen=True, eq=False)
 class Model:
     """A chassis-fixed tree of :class:`RBody` with cut joints, spring-dampers, gravity, an optional
-    vertical tyre (stiffness ``tire_k``, radius ``tire_r``, acting on body ``tire_body`` at its centroid
-    against the road height ``road(t)``) and an assembled configuration ``q0``."""
+    vertical tyre (stiffness ``tire_k``, radius ``tire_r``, acting on body ``tire_body`` at its centroid,
+    or at ``tire_point`` in {O_j} when given, against the road height ``road(t)``) and an assembled
+    configuration ``q0``.  ``mechanism`` is the :class:`~rfda_teach.system.System` the record was built
+    from (:func:`from_system`), None for a record written by hand.
+
+    Examples
+    --------
+    >>> car = quarter_car()
+    >>> car.mechanism.name, car.tire_point is None
+    ('chassis-fixed quarter car', True)
+    """
 
     bodies: tuple
     cuts: tuple
@@ -301,6 +329,8 @@ class Model:
     tire_r: float = 0.0
     road: object = None
     name: str = ""
+    tire_point: object = None
+    mechanism: object = field(default=None, repr=False)
     topology: Topology = field(init=False, repr=False)
     qslices: tuple = field(init=False, repr=False)
 
@@ -342,6 +372,13 @@ class Model:
         _set(self, "tire_k", _check.scalar(self.tire_k, "tire_k (tyre stiffness, N/m)", where=where, nonneg=True))
         _set(self, "tire_r", _check.scalar(self.tire_r, "tire_r (tyre radius, m)", where=where, nonneg=True))
         _road(self.road, where)
+        if self.tire_point is not None:
+            _set(self, "tire_point", _check.vector(self.tire_point, 3, "tire_point", where=where,
+                                                   hint="the tyre's point in {O_j} of tire_body, or None (centroid)"))
+        if self.mechanism is not None:
+            from .system import System
+            _check.instance(self.mechanism, System, "mechanism", where=where,
+                            hint="the System the record was built from (refpoint.from_system), or None")
         _check.instance(self.name, str, "name", where=where)
         sl, s = [], 0
         for b in self.bodies:
@@ -578,9 +615,18 @@ def _external_forces(model: Model, q, qd, kin: Kin, t_time: float, tally: Tally)
                                                             where="refpoint: the model's road height")
         if type(zr) is not float or not math.isfinite(zr):              # slow path: a clear error or a float
             zr = _check.scalar(zr, f"road({t_time:g})", where="refpoint: the model's road height")
-        pen = model.tire_r - (kin.rc[model.tire_body][2] - zr)
-        if pen > 0:
-            F[model.tire_body] = F[model.tire_body] + np.array([0, 0, model.tire_k * pen])
+        tb = model.tire_body
+        if model.tire_point is None:                                  # at the centroid: no moment
+            pen = model.tire_r - (kin.rc[tb][2] - zr)
+            if pen > 0:
+                F[tb] = F[tb] + np.array([0, 0, model.tire_k * pen])
+        else:
+            x = kin.r[tb] + kin.A[tb] @ model.tire_point
+            pen = model.tire_r - (x[2] - zr)
+            if pen > 0:
+                f = np.array([0, 0, model.tire_k * pen])
+                F[tb] = F[tb] + f
+                tau[tb] = tau[tb] + cross(x - kin.rc[tb], f, check=False)
     return F, tau                   # applied forces are the same for every reference point: not counted
 
 
@@ -1356,17 +1402,84 @@ HARDPOINTS = {
 }
 
 
-def quarter_car(*, road=None) -> Model:
-    """The chassis-fixed quarter car of Fig. 3 with the hardpoints of :data:`HARDPOINTS`.
+def quarter_car_system(*, road=None):
+    """The chassis-fixed quarter car of Fig. 3 as the one model: a spatial
+    :class:`~rfda_teach.system.System` with the hardpoints of :data:`HARDPOINTS`, cut joints, a
+    spring-damper, a tyre and gravity.
 
     Six bodies including the fixed chassis.  Spanning tree (10 joint coordinates): the lower A-arm
     turns on a revolute joint about its pivot axis (1); the knuckle with the wheel sits on the lower
     ball joint, spherical (3); the upper front link, the upper rear link and the tie rod hang from the
     knuckle on universal joints (2 each).  The three link ends at the chassis are cut spherical joints
-    (m = 9), leaving 10 - 9 = 1 degree of freedom, the wheel travel.  A spring-damper (30 kN/m,
-    2.5 kN s/m, preloaded by 30 mm) acts between the lower arm and the chassis, a vertical tyre
-    (200 kN/m, radius 0.30 m) between the wheel centre and the road ``road(t)`` (default flat), and
-    gravity.  ``q0`` = 0 is the design position, where every loop closes exactly.
+    (:class:`~rfda_teach.system.Cut`, m = 9), leaving 10 - 9 = 1 degree of freedom, the wheel travel.
+    A :class:`~rfda_teach.forces.SpringDamper` (30 kN/m, 2.5 kN s/m, preloaded by 30 mm) acts between
+    the lower arm and the chassis, a :class:`~rfda_teach.forces.Tyre` (200 kN/m, radius 0.30 m) between
+    the wheel centre and the road ``road(t)`` (default flat), and gravity.  Every joint at q = 0 is the
+    design position, where every loop closes exactly.  Each body's axes are those of Kang & Yoon's
+    frame {O_j} (its child joint frame is the identity), so :func:`from_system` gives back the record
+    of :func:`quarter_car`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, models
+    >>> car = quarter_car_system()
+    >>> car.n, car.n_dof, car.n_cut_constraints
+    (5, 10, 9)
+    >>> st = models.state_from_joints(car, [np.zeros(1), np.array([1.0, 0, 0, 0])] + [np.zeros(2)] * 3,
+    ...                               [np.zeros(1), np.zeros(3)] + [np.zeros(2)] * 3)
+    >>> dae.forward_dynamics(car, st).ydd.shape
+    (30,)
+    """
+    from .bodies import Body
+    from .forces import SpringDamper as Element, Tyre
+    from .joints import Joint
+    from .system import Cut, System
+    _road(road, "refpoint.quarter_car_system")
+    H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
+    axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
+    C_lca = frame_with_z(axis)                             # revolute about the pivot axis (local z)
+    o_lca = H["lower arm front pivot"]
+    ball = H["lower ball joint"]
+    lca_c = (H["lower arm front pivot"] + H["lower arm rear pivot"] + ball) / 3
+    rho_lca = C_lca.T @ (lca_c - o_lca)                    # the centroids from the joint points, {O_j} axes
+    rho_kn = H["wheel centre"] - ball
+    bodies = [Body("spatial", 3.0, np.diag([0.05, 0.08, 0.12]), name="lower arm"),
+              Body("spatial", 20.0, np.diag([0.9, 1.4, 0.9]), name="knuckle and wheel")]
+    joints = [Joint("revolute", parent_point=o_lca, child_point=-rho_lca, parent_frame=C_lca, name="lower arm pivot"),
+              Joint("spherical", parent_point=C_lca.T @ (ball - o_lca) - rho_lca, child_point=-rho_kn,
+                    parent_frame=C_lca.T, name="lower ball joint")]
+    cuts = []
+    for name, k_end, c_end, mass in (("upper front link", "upper front link, knuckle", "upper front link, chassis", 0.6),
+                                     ("upper rear link", "upper rear link, knuckle", "upper rear link, chassis", 0.6),
+                                     ("tie rod", "tie rod, knuckle", "tie rod, chassis", 0.5)):
+        u = H[c_end] - H[k_end]                            # from the knuckle end to the chassis end
+        C = frame_with_z(u)                                # knuckle axes = world axes at q = 0
+        L = np.linalg.norm(u)
+        Jl = mass * L * L / 12
+        half = np.array([0, 0, L / 2])
+        j = len(bodies)
+        bodies.append(Body("spatial", mass, np.diag([Jl, Jl, 1e-4]), name=name))
+        joints.append(Joint("universal", parent_point=(H[k_end] - ball) - rho_kn, child_point=-half, parent_frame=C,
+                            name=f"{name} at the knuckle"))
+        cuts.append(Cut(-1, j, Joint("spherical", parent_point=H[c_end], child_point=np.array([0, 0, L]) - half),
+                        name=f"{name} at the chassis"))
+    spring = Element(0, -1, point_a=C_lca.T @ (H["spring, lower arm"] - o_lca) - rho_lca,
+                     point_b=H["spring, chassis"], k=30e3, c=2.5e3,
+                     L0=np.linalg.norm(H["spring, chassis"] - H["spring, lower arm"]) + 0.03, name="suspension spring")
+    tyre = Tyre(1, k=200e3, radius=0.30, road=road, name="tyre")
+    return System(tuple([-1, 0] + [1] * 3), tuple(bodies), tuple(joints), np.array([0, 0, -G0]),
+                  name="chassis-fixed quarter car", cuts=tuple(cuts), forces=(spring, tyre))
+
+
+def quarter_car(*, road=None) -> Model:
+    """The chassis-fixed quarter car of Fig. 3 in Kang & Yoon's record: :func:`from_system` of
+    :func:`quarter_car_system` (the one model, reachable as ``.mechanism``).
+
+    Five moving bodies on the chassis, 10 joint coordinates (revolute "z", spherical "xyz", three
+    universal "xy"), three cut spherical joints "s" (m = 9), the suspension spring-damper, the tyre on
+    the knuckle against ``road(t)`` (default flat) and gravity; ``q0`` = 0 is the design position,
+    where every loop closes exactly.
 
     Examples
     --------
@@ -1375,33 +1488,7 @@ def quarter_car(*, road=None) -> Model:
     (5, 10, 9)
     """
     _road(road, "refpoint.quarter_car")
-    H = {k: np.array(v, float) for k, v in HARDPOINTS.items()}
-    axis = H["lower arm front pivot"] - H["lower arm rear pivot"]
-    C_lca = frame_with_z(axis)                             # revolute about the pivot axis (local z)
-    o_lca = H["lower arm front pivot"]
-    ball = H["lower ball joint"]
-    lca_c = (H["lower arm front pivot"] + H["lower arm rear pivot"] + ball) / 3
-    bodies = [
-        RBody("lower arm", -1, o_lca, C_lca, "z", 3.0, C_lca.T @ (lca_c - o_lca), np.diag([0.05, 0.08, 0.12])),
-        RBody("knuckle and wheel", 0, C_lca.T @ (ball - o_lca), C_lca.T, "xyz", 20.0,
-              H["wheel centre"] - ball, np.diag([0.9, 1.4, 0.9])),
-    ]
-    cuts = []
-    for name, k_end, c_end, mass in (("upper front link", "upper front link, knuckle", "upper front link, chassis", 0.6),
-                                     ("upper rear link", "upper rear link, knuckle", "upper rear link, chassis", 0.6),
-                                     ("tie rod", "tie rod, knuckle", "tie rod, chassis", 0.5)):
-        u = H[c_end] - H[k_end]                            # from the knuckle end to the chassis end
-        C = frame_with_z(u)                              # knuckle axes = world axes at q = 0
-        L = np.linalg.norm(u)
-        Jl = mass * L * L / 12
-        j = len(bodies)
-        bodies.append(RBody(name, 1, H[k_end] - ball, C, "xy", mass, np.array([0, 0, L / 2]),
-                            np.diag([Jl, Jl, 1e-4])))
-        cuts.append(CutJoint("s", -1, j, pa=H[c_end], pb=np.array([0, 0, L]), name=f"{name} at the chassis"))
-    spring = SpringDamper(0, -1, C_lca.T @ (H["spring, lower arm"] - o_lca), H["spring, chassis"], 30e3, 2.5e3,
-                          np.linalg.norm(H["spring, chassis"] - H["spring, lower arm"]) + 0.03)
-    return Model(tuple(bodies), tuple(cuts), (spring,), np.array([0, 0, -G0]), np.zeros(10), tire_body=1,
-                 tire_k=200e3, tire_r=0.30, road=road, name="chassis-fixed quarter car")
+    return from_system(quarter_car_system(road=road))
 
 
 def tree_joint_constraints(model: Model) -> tuple:
@@ -1443,7 +1530,7 @@ def absolute_constraints(model: Model, q, qd):
     """
     q, qd, _ = _inputs(model, q, qd, "centroid", "refpoint.absolute_constraints")
     full = Model(model.bodies, tree_joint_constraints(model) + model.cuts, model.springs, model.gravity, model.q0,
-                 model.tire_body, model.tire_k, model.tire_r, model.road, model.name)
+                 model.tire_body, model.tire_k, model.tire_r, model.road, model.name, model.tire_point)
     kin = _kinematics(full, q, qd, "centroid")
     Phi, gamma = _constraint_rows(full, kin)
     C = np.zeros((full.m, 6 * model.n))
@@ -1476,7 +1563,9 @@ def to_absolute(model: Model, q, qd):
     and cut) as extra constraint rows of D&G eq. (7) built from the basic constraints at the centroid.
 
     Returns (system, state); :func:`absolute_constraints` and :func:`applied_forces` give the
-    rows and forces to pass to :func:`rfda_teach.dae.forward_dynamics`.
+    rows and forces to pass to :func:`rfda_teach.dae.forward_dynamics`.  A record built by
+    :func:`from_system` has the one model itself: ``dae.forward_dynamics(model.mechanism,
+    system_state(model, q, qd), t)`` solves the same mechanism with its cut joints and force elements.
 
     Examples
     --------
@@ -1500,3 +1589,280 @@ def to_absolute(model: Model, q, qd):
     y = np.concatenate([np.concatenate([kin.rc[j], matrix_to_euler_params(kin.A[j])]) for j in range(model.n)])
     yd = np.concatenate([np.concatenate([kin.rcd[j], kin.w[j]]) for j in range(model.n)])
     return system, State(y, yd)
+
+
+# ----------------------------------------------------------------------------- a view of the one model
+
+#: System joint type -> the rotation axes of K&Y eq. (9) (Bryant angles about the joint frame's axes)
+SYSTEM_JOINTS = {"revolute": "z", "universal": "xy", "spherical": "xyz"}
+
+
+def _require_spatial(system, where: str):
+    from .system import System
+    system = _check.instance(system, System, "system", where=where,
+                             hint="build one with rfda_teach.system.System or rfda_teach.models")
+    if system.kind != "spatial":
+        raise ModelError(f"{where}: system {system.name!r} has {system.kind} bodies; Kang & Yoon's joints are "
+                         "spatial rotations about a joint point (RBody axes 'z', 'xy', 'xyz'), so build the "
+                         "mechanism as a spatial System (a planar revolute pair becomes a spatial 'revolute' "
+                         "joint about z with every body's z motion locked by the other revolute axes parallel "
+                         "to z), or use dae.forward_dynamics / rfda.forward_dynamics for the planar system")
+    return system
+
+
+def _joint_axes_frame(joint) -> np.ndarray:
+    """F: Kang & Yoon's joint axes in the System's joint-frame components (columns a1, a2, a1 x a2 of a
+    universal joint, so that Rot(a1, q1) Rot(a2, q2) = F R_x(q1) R_y(q2) F^T; the identity otherwise)."""
+    if joint.type == "universal":
+        a1, a2 = joint.axes
+        return np.column_stack([a1, a2, np.cross(a1, a2)])
+    return _E
+
+
+def _refuse_joint(joint, what: str, where: str):
+    if joint.type not in SYSTEM_JOINTS:
+        raise ModelError(f"{where}: {what} ({joint.name or 'unnamed'}, type {joint.type!r}) has no form in Kang "
+                         "& Yoon's joint vocabulary, rotations about a joint point of a chassis-fixed tree "
+                         f"({', '.join(f'{k} -> {v!r}' for k, v in SYSTEM_JOINTS.items())}); a free base, a "
+                         "prismatic or custom joint is not one of them: use dae.forward_dynamics (or "
+                         "rfda.forward_dynamics for a tree) on the System")
+
+
+def from_system(system, *, q0=None) -> Model:
+    """Kang & Yoon's record of a spatial :class:`~rfda_teach.system.System`: one :class:`RBody` per body
+    (K&Y eq. 9-11), the cuts as basic constraints (Tables 1-4), the force elements as spring-dampers and
+    the tyre; ``.mechanism`` is the System.
+
+    Body j's frame {O_j} sits at its joint point with the axes of its child joint frame (times the
+    universal joint's (a1, a2, a1 x a2)), so that A_j = A_i C_j R_j(q) reproduces the System's joint:
+    a revolute joint turns about z ("z"), a universal joint about x then y ("xy", with q the System's
+    (q1, q2)), a spherical joint by Bryant angles ("xyz").  A cut joint becomes the basic constraints of
+    Haug (1989) as in :func:`tree_joint_constraints`: spherical "s"; revolute "s" and two "d1" (the
+    parent frame's x and y normal to the child's z); universal "s" and "d1" (a1 normal to a2).  A
+    :class:`~rfda_teach.forces.SpringDamper` keeps its law (tension k (L - L0) + c Ldot, pulling the
+    points together) with its points moved into {O_j}; one :class:`~rfda_teach.forces.Tyre` becomes the
+    tyre of the record (``tire_point`` None when it acts at the mass centre).
+
+    ``q0`` (default zeros: every System joint at q = 0) is stored as the record's configuration.
+    Refused with a :class:`~rfda_teach.errors.ModelError` naming the joint: planar bodies, free,
+    prismatic and custom joints (tree or cut), more than one tyre; with a TopologyError: a body numbered
+    lower than its parent.
+
+    Examples
+    --------
+    >>> from rfda_teach import models
+    >>> m = from_system(models.figure1_tree("spatial"))
+    >>> m.n, m.nq, m.bodies[1].axes, m.mechanism.name == models.figure1_tree("spatial").name
+    (13, 13, 'z', True)
+    >>> from_system(models.random_tree(3, "spatial", seed=0))      # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: refpoint.from_system: joint 0 (...) has no form in Kang & Yoon's joint vocabulary...
+    """
+    from .forces import SpringDamper as Element, Tyre
+    where = "refpoint.from_system"
+    system = _require_spatial(system, where)
+    for k, joint in enumerate(system.joints):
+        _refuse_joint(joint, f"joint {k}", where)
+    for c, cut in enumerate(system.cuts):
+        _refuse_joint(cut.joint, f"cut {c} {cut.name!r}", where)
+    for j, p in enumerate(system.parents):
+        if p >= j:
+            raise TopologyError(f"{where}: body {j} is numbered lower than its parent {p}; Kang & Yoon's recursion "
+                                "runs over a spanning tree numbered outward from the chassis: renumber the System")
+    D = [_ for _ in range(system.n)]                     # {O_j} axes in body j's axes
+    cp = [jt.child_point for jt in system.joints]        # joint point from the mass centre, body axes
+    bodies = []
+    for j, (body, jt) in enumerate(zip(system.bodies, system.joints)):
+        i = system.parents[j]
+        F = _joint_axes_frame(jt)
+        D[j] = jt.child_frame @ F
+        s = jt.parent_point if i < 0 else D[i].T @ (jt.parent_point - cp[i])     # K&Y eq. (11)
+        C = jt.parent_frame @ F if i < 0 else D[i].T @ jt.parent_frame @ F
+        bodies.append(RBody(body.name or f"body {j}", i, s, C, SYSTEM_JOINTS[jt.type], body.mass,
+                            D[j].T @ (-cp[j]), D[j].T @ body.J @ D[j]))
+
+    def point(k, p):                                     # a body point into {O_k}; the ground: global
+        return p if k < 0 else D[k].T @ (p - cp[k])
+
+    def axis(k, u):
+        return u if k < 0 else D[k].T @ u
+
+    cuts = []
+    for c, cut in enumerate(system.cuts):
+        a, b, jt = cut.parent, cut.child, cut.joint
+        cuts.append(CutJoint("s", a, b, pa=point(a, jt.parent_point), pb=point(b, jt.child_point),
+                             name=cut.name if jt.type == "spherical" else f"{cut.name}: point"))
+        pf, cf = jt.parent_frame, jt.child_frame
+        if jt.type == "revolute":
+            cuts += [CutJoint("d1", a, b, ua=axis(a, pf[:, 0]), ub=axis(b, cf[:, 2]), name=f"{cut.name}: axis x"),
+                     CutJoint("d1", a, b, ua=axis(a, pf[:, 1]), ub=axis(b, cf[:, 2]), name=f"{cut.name}: axis y")]
+        elif jt.type == "universal":
+            cuts.append(CutJoint("d1", a, b, ua=axis(a, pf @ jt.axes[0]), ub=axis(b, cf @ jt.axes[1]),
+                                 name=f"{cut.name}: cross"))
+    springs, tyres = [], []
+    for el in system.forces:
+        if isinstance(el, Tyre):
+            tyres.append(el)
+            continue
+        if not isinstance(el, Element):                   # pragma: no cover - System accepts no other kind
+            raise ModelError(f"{where}: force element {el.name!r} ({type(el).__name__}) has no form in the record")
+        zero = np.zeros(3)
+        springs.append(SpringDamper(el.a, el.b, point(el.a, zero if el.point_a is None else el.point_a),
+                                    point(el.b, zero if el.point_b is None else el.point_b), el.k, el.c, el.L0))
+    if len(tyres) > 1:
+        raise ModelError(f"{where}: system {system.name!r} has {len(tyres)} tyres ({', '.join(t.name for t in tyres)}); "
+                         "Kang & Yoon's record carries one (the quarter car's); use dae.forward_dynamics for more")
+    tyre = dict(tire_body=-1)
+    if tyres:
+        ty = tyres[0]
+        tyre = dict(tire_body=ty.body, tire_k=ty.k, tire_r=ty.radius, road=ty.road,
+                    tire_point=None if ty.point is None else point(ty.body, ty.point))
+    nq = sum(len(b.axes) for b in bodies)
+    q0 = np.zeros(nq) if q0 is None else q0
+    return Model(tuple(bodies), tuple(cuts), tuple(springs), system.gravity, q0, name=system.name,
+                 mechanism=system, **tyre)
+
+
+def _mechanism(model, where: str):
+    _model(model, where)
+    if model.mechanism is None:
+        raise ModelError(f"{where}: model {model.name!r} was written by hand (model.mechanism is None); build it "
+                         "with refpoint.from_system(system) to map System states")
+    system = model.mechanism
+    if (system.n != model.n or system.parents != tuple(b.parent for b in model.bodies)
+            or any(SYSTEM_JOINTS.get(jt.type) != b.axes for jt, b in zip(system.joints, model.bodies))):
+        raise ModelError(f"{where}: model {model.name!r} no longer matches its mechanism (bodies, parents or joint "
+                         "axes differ, e.g. after dataclasses.replace); rebuild it with refpoint.from_system(system)")
+    return system
+
+
+def _bryant(axes: str, R: np.ndarray) -> np.ndarray:
+    """The angles q with R = R_j(q) of K&Y eq. (9) for the axes 'z', 'xy' or 'xyz'."""
+    if axes == "z":
+        return np.array([math.atan2(R[1, 0], R[0, 0])])
+    if axes == "xy":                                     # R_x(a) R_y(b)
+        return np.array([math.atan2(R[2, 1], R[1, 1]), math.atan2(R[0, 2], R[0, 0])])
+    return np.array([math.atan2(-R[1, 2], R[2, 2]), math.atan2(R[0, 2], math.hypot(R[0, 0], R[0, 1])),
+                     math.atan2(-R[0, 1], R[0, 0])])     # R_x(a) R_y(b) R_z(c)
+
+
+def _frames(model: Model):
+    """D_j: {O_j} axes in body j's axes (as :func:`from_system` chose them)."""
+    sys_ = model.mechanism
+    return [jt.child_frame @ _joint_axes_frame(jt) for jt in sys_.joints]
+
+
+def state_from_system(model: Model, state):
+    """Kang & Yoon's joint coordinates (q, qdot) of a System state (y, ydot), for a record built by
+    :func:`from_system`: R_j(q) = C_j^T A_i^T A_j (K&Y eq. 9) with A_j = R_j D_j, and
+    qdot_j from omega_j - omega_i = B_j^w qdot_j (K&Y eq. 17-19).
+
+    The state must satisfy the tree joints (they are read, not checked); a spherical joint's middle
+    Bryant angle must stay away from +-90 degrees, where B_j^w loses rank.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> sys = models.figure1_tree("spatial")
+    >>> q = [np.array([0.1 * k]) for k in range(sys.n)]
+    >>> st = models.state_from_joints(sys, q, [np.ones(1)] * sys.n)
+    >>> q_ky, qd_ky = state_from_system(from_system(sys), st)
+    >>> bool(np.allclose(q_ky, 0.1 * np.arange(sys.n)) and np.allclose(qd_ky, 1.0))
+    True
+    """
+    from .bodies import rotation
+    from .system import check_state
+    where = "refpoint.state_from_system"
+    system = _mechanism(model, where)
+    y, yd = check_state(system, state)
+    ps, vs = system.pos_slices, system.vel_slices
+    D = _frames(model)
+    A = [rotation("spatial", y[ps[j]], check=False) @ D[j] for j in range(model.n)]
+    q, qd = np.zeros(model.nq), np.zeros(model.nq)
+    for j, b in enumerate(model.bodies):
+        i = b.parent
+        Ai = _E if i < 0 else A[i]
+        q[model.qslices[j]] = qj = _bryant(b.axes, b.C.T @ Ai.T @ A[j])
+        Bw = Ai @ b.C @ _Bw_local(b.axes, qj)
+        w_rel = yd[vs[j]][3:] - (0.0 if i < 0 else yd[vs[i]][3:])
+        sv = np.linalg.svd(Bw, compute_uv=False)
+        if sv[-1] < 1e-8 * max(1.0, sv[0]):
+            raise ModelError(f"{where}: body {j} ({b.name!r}): the Bryant angles {np.round(qj, 6)} of its "
+                             f"{b.axes!r} joint are singular (middle angle at +-90 deg), so qdot is undefined; "
+                             "use a state away from the singularity or dae.forward_dynamics")
+        qd[model.qslices[j]] = np.linalg.lstsq(Bw, w_rel, rcond=None)[0]
+    return q, qd
+
+
+def system_state(model: Model, q, qd):
+    """The System state (y, ydot) of Kang & Yoon's joint coordinates (q, qdot), the inverse of
+    :func:`state_from_system` for a record built by :func:`from_system`: K&Y eq. (9)-(21) give A_j, the
+    centroid r_c, its velocity and omega_j; the body's rotation is R_j = A_j D_j^T and its Euler
+    parameters those of R_j.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> st = system_state(car, car.q0, np.zeros(10))
+    >>> np.round(st.y[7:10], 3)                    # the wheel centre at its design position
+    array([0.  , 0.75, 0.3 ])
+    >>> q, qd = state_from_system(car, st)
+    >>> bool(np.allclose(q, car.q0) and np.allclose(qd, 0.0))
+    True
+    """
+    from .spatial import matrix_to_euler_params
+    from .system import State
+    where = "refpoint.system_state"
+    system = _mechanism(model, where)
+    q, qd, _ = _inputs(model, q, qd, "centroid", where)
+    kin = _kinematics(model, q, qd)
+    D = _frames(model)
+    y, yd = np.zeros(system.n_pos), np.zeros(system.n_vel)
+    for j in range(model.n):
+        y[system.pos_slices[j]] = np.concatenate([kin.rc[j], matrix_to_euler_params(kin.A[j] @ D[j].T, check=False)])
+        yd[system.vel_slices[j]] = np.concatenate([kin.rcd[j], kin.w[j]])
+    return State(y, yd)
+
+
+def system_accelerations(system, state, point: str = "centroid", *, t: float = 0.0) -> np.ndarray:
+    """The System's absolute accelerations ydd (layout of ``dae.forward_dynamics(system, state).ydd``)
+    computed by Kang & Yoon's recursion, K&Y eq. (28)-(30) and (37)-(43), at the analysis reference
+    point ``point``.
+
+    The System becomes the record (:func:`from_system`), the state its joint coordinates
+    (:func:`state_from_system`); :func:`solve` gives Ydot_j = (a_P, omegadot_j) at the reference point
+    P, mapped back to the mass centre: a_c = a_P at the centroid; a_c = a_r + omegadot x (r_c - r)
+    + omega x (omega x (r_c - r)) at the joint point; a_c = a_O + omegadot x r_c + omega x rdot_c at the
+    instant global origin (the derivative of K&Y eq. 31).  A state that does not close the loops is
+    refused (:func:`solve`'s check).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import dae, models
+    >>> sys = models.figure1_tree("spatial")
+    >>> st = models.random_state(sys, seed=1)
+    >>> ydd = dae.forward_dynamics(sys, st).ydd
+    >>> all(np.allclose(system_accelerations(sys, st, p), ydd) for p in POINTS)
+    True
+    """
+    where = "refpoint.system_accelerations"
+    point = _check.choice(point, POINTS, "point", where=where)
+    t = _check.time(t, "t", where=where)
+    model = from_system(system, q0=None)
+    q, qd = state_from_system(model, state)
+    sol = _solve(model, q, qd, point, t, check_where=where)
+    kin = _kinematics(model, q, qd, point)
+    ydd = np.zeros(model.mechanism.n_vel)
+    for j, Yd in enumerate(sol.Yd):
+        a, wd, w = Yd[:3], Yd[3:], kin.w[j]
+        if point == "joint":
+            lever = kin.rc[j] - kin.r[j]
+            a = a + cross(wd, lever, check=False) + cross(w, cross(w, lever, check=False), check=False)
+        elif point == "origin":
+            a = a + cross(wd, kin.rc[j], check=False) + cross(w, kin.rcd[j], check=False)
+        ydd[model.mechanism.vel_slices[j]] = np.concatenate([a, wd])
+    return ydd

@@ -135,9 +135,9 @@ class System:
         Cut (loop-closing) joints; their rows follow the tree joints' rows in D&G eq. (7)
         (``cut_slices``).  Empty for a tree.  The recursive algorithms need a tree and refuse a
         system with cuts (:func:`require_tree`); :mod:`rfda_teach.dae` solves it.
-    forces : sequence of SpringDamper, keyword
-        Force elements (:class:`rfda_teach.forces.SpringDamper`) between bodies or a body and the
-        ground; :func:`terms` adds their generalized forces to f (D&G eq. (6)) and
+    forces : sequence of SpringDamper or Tyre, keyword
+        Force elements (:class:`rfda_teach.forces.SpringDamper` between bodies or a body and the
+        ground, :class:`rfda_teach.forces.Tyre` between a body and the road); :func:`terms` adds their generalized forces to f (D&G eq. (6)) and
         :func:`rfda_teach.simulate.energy` their potential energy.  Empty by default.
 
     Examples
@@ -273,7 +273,7 @@ class System:
         headers = ("body", "name", "parent", "joint", "DOF", "mass (kg)")
         what = []
         extra = (("cuts", "cut joints", [((c.parent, c.child), f"{c.name} ({c.joint.type})") for c in self.cuts]),
-                 ("forces", "force elements", [((e.a, e.b), f"{e.name} (k {e.k:.4g}, c {e.c:.4g}, L0 {e.L0:.4g})")
+                 ("forces", "force elements", [((e.a, e.b), f"{e.name} ({e.summary})")
                                                    for e in self.forces]))
         for head, label, items in extra:
             if not items:
@@ -316,16 +316,16 @@ def _check_cuts(name: str, cuts, bodies) -> tuple:
 def _check_forces(name: str, forces, bodies) -> tuple:
     """Validate the force elements of a system: SpringDamper records, bodies in range, points of the
     bodies' dimension."""
-    if isinstance(forces, (_fo.SpringDamper, str)) or not hasattr(forces, "__iter__"):
+    if isinstance(forces, _fo.ELEMENTS + (str,)) or not hasattr(forces, "__iter__"):
         raise ModelError(f"system {name!r}: forces must be a sequence of rfda_teach.forces.SpringDamper, got "
                          f"{type(forces).__name__}; wrap a single element as forces=(element,)")
     forces = tuple(forces)
     n, d = len(bodies), _b.ndim(bodies[0].kind)
     for e, el in enumerate(forces):
-        if not isinstance(el, _fo.SpringDamper):
+        if not isinstance(el, _fo.ELEMENTS):
             raise ModelError(f"system {name!r}: forces[{e}] is {type(el).__name__}, not a force element; build "
                              "one with rfda_teach.forces.SpringDamper(a, b, point_a=..., point_b=..., k=..., "
-                             "c=..., L0=...)")
+                             "c=..., L0=...) or rfda_teach.forces.Tyre(body, k=..., radius=...)")
         for side in ("a", "b"):
             b = getattr(el, side)
             if b >= n:
@@ -344,7 +344,7 @@ def _ends(system: System, el, y, yd) -> tuple:
     return ((None, None) if a < 0 else (y[ps[a]], yd[vs[a]])) + ((None, None) if b < 0 else (y[ps[b]], yd[vs[b]]))
 
 
-def force_potential(system: System, state, *, check: bool = True) -> float:
+def force_potential(system: System, state, *, t: float = 0.0, check: bool = True) -> float:
     """Potential energy stored in the system's force elements, the sum of 1/2 k (L - L0)^2
     (:func:`rfda_teach.forces.potential`); 0 without force elements.  ``check=False``: a state the
     package computed (not validated).
@@ -360,14 +360,16 @@ def force_potential(system: System, state, *, check: bool = True) -> float:
     0.25
     """
     y, yd = check_state(system, state) if check else state
-    return float(sum(_fo.potential(el, system.kind, *_ends(system, el, y, yd)[::2], check=False)
+    if check:
+        t = _check.time(t, "t", where="system.force_potential")
+    return float(sum(_fo.potential(el, system.kind, *_ends(system, el, y, yd)[::2], t=t, check=False)
                      for el in system.forces))
 
 
-def _add_forces(system: System, y, yd, f: list) -> None:
+def _add_forces(system: System, y, yd, f: list, t: float = 0.0) -> None:
     """Add every force element's generalized forces (:func:`rfda_teach.forces.generalized_forces`) to f."""
     for el in system.forces:
-        fa, fb = _fo.generalized_forces(el, system.kind, *_ends(system, el, y, yd), check=False)
+        fa, fb = _fo.generalized_forces(el, system.kind, *_ends(system, el, y, yd), t=t, check=False)
         if fa is not None:
             f[el.a] = f[el.a] + fa
         if fb is not None:
@@ -734,5 +736,5 @@ def terms(system: System, state, t: float = 0.0, *, tau=None, f_ext=None, check:
             f[k] = f[k] + tk.G_d.T @ tau_k
             if j >= 0:
                 f[j] = f[j] + tk.Q_d.T @ tau_k
-    _add_forces(system, y, yd, f)
+    _add_forces(system, y, yd, f, t)
     return Terms(M, f, jt, _cut_terms(system, y, yd, check) if system.cuts else ())

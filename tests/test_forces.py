@@ -119,3 +119,61 @@ def test_bad_elements_are_refused_with_the_element_named():
         dataclasses.replace(tree, forces=(SpringDamper(0, -1, point_a=[0, 0, 1.0]),))
     with pytest.raises(ModelError, match="wrap a single element as forces=\\(element,\\)"):
         dataclasses.replace(tree, forces=SpringDamper(0, -1))
+
+
+# ----------------------------------------------------------------------------- the tyre (Kang & Yoon's quarter car)
+
+def _tyred(kind, seed, point):
+    """A random tree with a tyre on its last body, the road raised so that the tyre is in contact."""
+    base = models.random_tree(3, kind=kind, seed=seed)
+    st = models.random_state(base, seed=seed)
+    d = base.gravity.shape[0]
+    ty = forces.Tyre(2, point=point, k=500.0, radius=0.4)
+    y2 = st.y[base.pos_slices[2]]
+    from rfda_teach.bodies import rotation
+    height = y2[d - 1] + (rotation(kind, y2) @ (np.zeros(d) if point is None else np.asarray(point)))[-1]
+    ty = dataclasses.replace(ty, road=lambda t: height - 0.25 + 0.0 * t)   # 0.15 m of penetration
+    return dataclasses.replace(base, forces=(ty,)), st
+
+
+@pytest.mark.parametrize("kind, seed, point", [("planar", 0, [0.2, -0.1]), ("spatial", 1, None),
+                                               ("spatial", 2, [0.1, -0.3, 0.2])])
+def test_tyre_force_is_minus_the_gradient_of_its_potential(kind, seed, point):
+    sys_, st = _tyred(kind, seed, point)
+    f = _spring_f(sys_, st)
+    grad = np.zeros(sys_.n_vel)
+    h = 1e-6
+    for i, vs in enumerate(sys_.vel_slices):
+        for j in range(vs.stop - vs.start):
+            Vp = system.force_potential(sys_, (_displace(sys_, st.y, i, j, h), st.yd), check=False)
+            Vm = system.force_potential(sys_, (_displace(sys_, st.y, i, j, -h), st.yd), check=False)
+            grad[vs.start + j] = (Vp - Vm) / (2 * h)
+    d = sys_.gravity.shape[0]
+    fa = f[sys_.vel_slices[2]]
+    assert abs(fa[d - 1] - 500.0 * 0.15) < 1e-9 and np.abs(fa[:d - 1]).max() < 1e-12   # k (r - h), upwards
+    assert rel(f, -grad) < 1e-7
+
+
+def test_tyre_off_the_road_and_road_height_in_time():
+    ty = forces.Tyre(0, k=1000.0, radius=0.3, road=lambda t: 0.1 * t)
+    y = np.array([0.0, 0.0, 0.35, 1.0, 0.0, 0.0, 0.0])
+    fa, fb = forces.generalized_forces(ty, "spatial", y, np.zeros(6), None, None)           # 5 cm above: no force
+    assert fb is None and not np.any(fa) and forces.potential(ty, "spatial", y, None) == 0.0
+    fa, _ = forces.generalized_forces(ty, "spatial", y, np.zeros(6), None, None, t=1.0)    # road at 0.1: 5 cm in
+    assert np.allclose(fa, [0, 0, 50.0, 0, 0, 0], atol=1e-12)
+    assert abs(forces.potential(ty, "spatial", y, None, t=1.0) - 0.5 * 1000.0 * 0.05 ** 2) < 1e-12
+
+
+def test_tyre_in_the_system_energy_and_the_dae():
+    # a ball on a tyre over a flat road, no damping: simulate.energy (kinetic + gravity + tyre) is conserved
+    ball = Body("spatial", 2.0, np.diag([0.1, 0.1, 0.1]))
+    sys_ = system.System((-1,), (ball,), (Joint("free"),), (0.0, 0.0, -9.81), name="bouncing ball",
+                         forces=(forces.Tyre(0, k=2000.0, radius=0.3),))
+    st = system.State(np.array([0.0, 0.0, 0.29, 1.0, 0.0, 0.0, 0.0]), np.array([0.0, 0.0, -0.5, 0.0, 0.0, 0.0]))
+    assert "tyre 0 (k 2000, radius 0.3, flat road)" in sys_._repr_html_()
+    from rfda_teach import dae
+    assert abs(dae.forward_dynamics(sys_, st).ydd[2] - (2000.0 * 0.01 / 2.0 - 9.81)) < 1e-12
+    assert rel(rfda.forward_dynamics(sys_, st).ydd, dae.forward_dynamics(sys_, st).ydd) < 1e-12
+    traj = simulate.simulate(sys_, st, 0.2, t_eval=[0.0, 0.1, 0.2], rtol=1e-10, atol=1e-12)
+    E = [simulate.energy(sys_, (y, yd)) for y, yd in zip(traj.y, traj.yd)]
+    assert max(E) - min(E) < 1e-7 * abs(E[0])

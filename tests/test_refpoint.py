@@ -404,3 +404,166 @@ def test_a_solution_and_a_trajectory_print_one_line_of_sizes():
     line = repr(tr)
     assert "\n" not in line and len(line) < 200
     assert line == "Trajectory: 3 samples, t = 0 … 0.004 s, q (3, 10), qd (3, 10)"
+
+
+# ----------------------------------------------------------------------------- a view of the one model
+
+import dataclasses  # noqa: E402
+
+from hypothesis import HealthCheck  # noqa: E402
+
+from rfda_teach import forces, models  # noqa: E402
+from rfda_teach.bodies import Body, frame_with_z, rotation  # noqa: E402
+from rfda_teach.joints import Joint  # noqa: E402
+from rfda_teach.system import Cut, System  # noqa: E402
+
+
+def _hand_written_quarter_car(*, road=None):
+    """The record as refpoint.quarter_car wrote it by hand before it became a view of the System."""
+    H = {k: np.array(v, float) for k, v in rp.HARDPOINTS.items()}
+    C_lca = frame_with_z(H["lower arm front pivot"] - H["lower arm rear pivot"])
+    o_lca, ball = H["lower arm front pivot"], H["lower ball joint"]
+    lca_c = (H["lower arm front pivot"] + H["lower arm rear pivot"] + ball) / 3
+    bodies = [rp.RBody("lower arm", -1, o_lca, C_lca, "z", 3.0, C_lca.T @ (lca_c - o_lca), np.diag([0.05, 0.08, 0.12])),
+              rp.RBody("knuckle and wheel", 0, C_lca.T @ (ball - o_lca), C_lca.T, "xyz", 20.0,
+                       H["wheel centre"] - ball, np.diag([0.9, 1.4, 0.9]))]
+    cuts = []
+    for name, k_end, c_end, mass in (("upper front link", "upper front link, knuckle", "upper front link, chassis", 0.6),
+                                     ("upper rear link", "upper rear link, knuckle", "upper rear link, chassis", 0.6),
+                                     ("tie rod", "tie rod, knuckle", "tie rod, chassis", 0.5)):
+        u = H[c_end] - H[k_end]
+        L = np.linalg.norm(u)
+        Jl = mass * L * L / 12
+        bodies.append(rp.RBody(name, 1, H[k_end] - ball, frame_with_z(u), "xy", mass, np.array([0, 0, L / 2]),
+                               np.diag([Jl, Jl, 1e-4])))
+        cuts.append(rp.CutJoint("s", -1, len(bodies) - 1, pa=H[c_end], pb=np.array([0, 0, L]),
+                                name=f"{name} at the chassis"))
+    spring = rp.SpringDamper(0, -1, C_lca.T @ (H["spring, lower arm"] - o_lca), H["spring, chassis"], 30e3, 2.5e3,
+                             np.linalg.norm(H["spring, chassis"] - H["spring, lower arm"]) + 0.03)
+    return rp.Model(tuple(bodies), tuple(cuts), (spring,), np.array([0, 0, -9.81]), np.zeros(10), tire_body=1,
+                    tire_k=200e3, tire_r=0.30, road=road, name="chassis-fixed quarter car")
+
+
+def test_quarter_car_is_a_view_of_the_system_bit_identical_to_the_hand_written_record():
+    road = rp.road_bump()
+    new, old = rp.quarter_car(road=road), _hand_written_quarter_car(road=road)
+    assert isinstance(new.mechanism, System) and new.mechanism.cuts and len(new.mechanism.forces) == 2
+    for a, b in zip(new.bodies, old.bodies):
+        assert (a.name, a.parent, a.axes, a.mass) == (b.name, b.parent, b.axes, b.mass)
+        assert all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("s", "C", "rho", "J"))
+    for a, b in zip(new.cuts + new.springs, old.cuts + old.springs):
+        assert all(np.array_equal(getattr(a, k), getattr(b, k)) for k in vars(b))
+    assert (new.tire_body, new.tire_k, new.tire_r, new.road, new.tire_point) == (1, 200e3, 0.30, road, None)
+    assert np.array_equal(new.gravity, old.gravity) and np.array_equal(new.q0, old.q0)
+    for p in rp.POINTS:
+        assert rp.count_multiplications(new, p) == rp.count_multiplications(old, p)
+        for seed in range(3):
+            q, qd = _random_state(old, seed) if seed else (old.q0, np.zeros(10))
+            assert np.array_equal(rp.forward_dynamics(new, q, qd, p, t=0.25), rp.forward_dynamics(old, q, qd, p, t=0.25))
+    a = rp.simulate(new, new.q0, np.zeros(10), 0.01, t_eval=[0.005, 0.01])
+    b = rp.simulate(old, old.q0, np.zeros(10), 0.01, t_eval=[0.005, 0.01])
+    assert np.array_equal(a.q, b.q) and np.array_equal(a.qd, b.qd)
+
+
+def _worst(system, states, t=0.0):
+    """Worst relative difference of system_accelerations (three points) from the dense D&G eq. (7)."""
+    worst = 0.0
+    for st in states:
+        ydd = dae.forward_dynamics(system, st, t=t).ydd
+        for p in rp.POINTS:
+            worst = max(worst, rel(rp.system_accelerations(system, st, p, t=t), ydd))
+    return worst
+
+
+@pytest.mark.parametrize("system", [models.chain(4, "spatial"), models.figure1_tree("spatial"),
+                                    models.universal_chain(3, seed=1)], ids=["chain", "figure1", "universal"])
+def test_system_accelerations_equal_the_dae_on_trees(system):
+    # K&Y eq. (28)-(30) at the centroid, the joint point and the instant global origin (K&Y eq. 31), mapped back
+    assert _worst(system, [models.random_state(system, seed=s) for s in range(2)]) < 1e-9
+
+
+def _closed_states(system, seeds):
+    m = rp.from_system(system)
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        q = rp.assemble(m, m.q0 + 0.05 * rng.normal(size=m.nq), fixed=[0])
+        out.append(rp.system_state(m, q, rp.consistent_velocity(m, q, rng.normal(size=m.nq))))
+    return out
+
+
+def test_system_accelerations_equal_the_dae_on_the_quarter_car_with_its_tyre():
+    # the closed mechanism of Fig. 3 as a System (cut spherical joints, spring-damper, tyre on a road bump)
+    car = rp.quarter_car_system(road=rp.road_bump())
+    states = _closed_states(car, range(3))
+    tyre = car.forces[1]
+    assert any(forces.generalized_forces(tyre, "spatial", st.y[car.pos_slices[1]], st.yd[car.vel_slices[1]], None,
+                                         None, t=0.25)[0][2] > 0 for st in states)      # the tyre pushes
+    assert _worst(car, states, t=0.25) < 1e-9
+    # the tyre away from the centroid (tire_point in {O_j}) agrees too
+    moved = dataclasses.replace(car, forces=(car.forces[0], dataclasses.replace(tyre, point=[0.02, 0.05, -0.01])))
+    assert rp.from_system(moved).tire_point is not None
+    assert _worst(moved, states, t=0.25) < 1e-9
+
+
+def _loop(coupler: str, cut: str) -> System:
+    """A spatial loop: crank (revolute z on the ground), coupler (spherical or universal on the crank), rocker
+    (spherical on the ground at (2.5, 0, 1)), the coupler's end and the rocker's end joined by a cut joint."""
+    bar = Body("spatial", 1.0, np.diag([0.02, 0.09, 0.09]), name="bar")
+    rocker = Body("spatial", 0.7, np.diag([0.05, 0.05, 0.01]), name="rocker")
+    joints = (Joint("revolute", child_point=[-0.5, 0, 0], name="crank pivot"),
+              Joint(coupler, parent_point=[0.5, 0, 0], child_point=[-0.75, 0, 0], name="crank-coupler"),
+              Joint("spherical", parent_point=[2.5, 0.0, 1.0], child_point=[0, 0, 0.5], name="rocker pivot"))
+    R = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]]) if cut == "revolute" else np.eye(3)   # z along y: regular
+    c = Cut(1, 2, Joint(cut, parent_point=[0.75, 0, 0], child_point=[0.0, 0, -0.5], parent_frame=R, child_frame=R),
+            name="coupler-rocker")
+    return System((-1, 0, -1), (bar, bar, rocker), joints, (0.0, -9.81, -3.0), name=f"{coupler}-{cut} loop",
+                  cuts=(c,))
+
+
+@pytest.mark.parametrize("coupler, cut", [("spherical", "revolute"), ("spherical", "universal"),
+                                          ("universal", "spherical")])
+def test_system_accelerations_equal_the_dae_on_closed_spatial_loops(coupler, cut):
+    # cut joints as the basic constraints of Tables 1-4 (K&Y eq. 37-43): revolute s + 2 d1, universal s + d1
+    system = _loop(coupler, cut)
+    kinds = [c.kind for c in rp.from_system(system).cuts]
+    assert kinds == {"revolute": ["s", "d1", "d1"], "universal": ["s", "d1"], "spherical": ["s"]}[cut]
+    assert _worst(system, _closed_states(system, range(2))) < 1e-9
+
+
+def _random_rotation_tree(seed: int, n: int) -> System:
+    rng = np.random.default_rng(seed)
+    bodies, joints, parents = [], [], []
+    for j in range(n):
+        parents.append(int(rng.integers(-1, j)))
+        J = np.diag(rng.uniform(0.5, 1.0, 3)) * rng.uniform(0.01, 0.1)
+        bodies.append(Body("spatial", float(rng.uniform(0.5, 3.0)), J))
+        kind = ("revolute", "universal", "spherical")[int(rng.integers(3))]
+        frame = lambda: frame_with_z(rng.normal(size=3))          # noqa: E731
+        joints.append(Joint(kind, parent_point=rng.normal(scale=0.5, size=3), child_point=rng.normal(scale=0.5, size=3),
+                            parent_frame=frame(), child_frame=frame()))
+    return System(tuple(parents), tuple(bodies), tuple(joints), rng.normal(size=3), name=f"rotation tree {seed}")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st_.integers(0, 10 ** 6), n=st_.integers(1, 5))
+def test_system_accelerations_equal_the_dae_on_random_trees(seed, n):
+    system = _random_rotation_tree(seed, n)
+    st = models.random_state(system, seed=seed)
+    m = rp.from_system(system)
+    q, qd = rp.state_from_system(m, st)
+    back = rp.system_state(m, q, qd)                              # and back: the same positions, rotations, rates
+    assert rel(back.yd, st.yd) < 1e-12
+    for ps in system.pos_slices:                                  # e and -e are one rotation: compare R
+        assert np.abs(back.y[ps][:3] - st.y[ps][:3]).max() < 1e-12 * (1 + np.abs(st.y).max())
+        assert np.abs(rotation("spatial", back.y[ps]) - rotation("spatial", st.y[ps])).max() < 1e-12
+    assert _worst(system, [st]) < 1e-9
+
+
+def test_view_refusals_name_the_joint():
+    with pytest.raises(ModelError, match=r"joint 0 \(.*type 'free'\).*dae.forward_dynamics"):
+        rp.from_system(models.random_tree(3, "spatial", seed=0))
+    with pytest.raises(ModelError, match=r"planar bodies.*spatial System"):
+        rp.system_accelerations(models.chain(2), models.random_state(models.chain(2), seed=0))
+    with pytest.raises(ModelError, match="written by hand"):
+        rp.state_from_system(_hand_written_quarter_car(), models.random_state(models.chain(2, "spatial"), seed=0))

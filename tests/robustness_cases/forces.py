@@ -54,11 +54,32 @@ CASES = [
     Case("system.System-forces-body", lambda: dataclasses.replace(_T, forces=(SpringDamper(0, 2),)), TopologyError,
          "bodies are 0..1"),
     Case("system.terms-coincident", _coincident, ConstraintViolationError, "its two points coincide"),
+    Case("forces.Tyre-body", lambda: forces.Tyre(-1, k=1.0), ModelError, "body must be a body index"),
+    Case("forces.Tyre-bool", lambda: forces.Tyre(True), ModelError, "body must be a body index"),
+    Case("forces.Tyre-k", lambda: forces.Tyre(0, k=-1.0), ModelError, r"k \(stiffness, N/m\) is -1.0"),
+    Case("forces.Tyre-radius-nan", lambda: forces.Tyre(0, radius=np.nan), ModelError, r"radius \(free radius"),
+    Case("forces.Tyre-point", lambda: forces.Tyre(0, point=[0.0] * 4), ModelError, "point has 4 entries"),
+    Case("forces.Tyre-road", lambda: forces.Tyre(0, road=0.1), ModelError, "road must be None"),
+    Case("forces.Tyre-road-raises", lambda: forces.Tyre(0, road=lambda t: 1 / 0).height(0.0), ModelError,
+         r"road\(t\)"),
+    Case("forces.Tyre-road-str", lambda: forces.Tyre(0, road=lambda t: "up").height(0.0), ModelError, r"road\(0\)"),
+    Case("forces.generalized_forces-tyre-ground", lambda: forces.generalized_forces(
+        forces.Tyre(0), "planar", _Y, _Y, _Y, _Y), ModelError, "y_b must be None"),
+    Case("forces.generalized_forces-t", lambda: forces.generalized_forces(forces.Tyre(0), "planar", _Y, _Y, None,
+                                                                         None, t=np.inf), ModelError, "t is inf"),
+    Case("forces.potential-t", lambda: forces.potential(forces.Tyre(0), "planar", _Y, None, t="0"), ModelError,
+         "t must be a real"),
+    Case("system.force_potential-t", lambda: system.force_potential(_ON, models.random_state(_ON, seed=0), t=np.nan),
+         ModelError, "t is nan"),
+    Case("system.System-forces-tyre-body", lambda: dataclasses.replace(_T, forces=(forces.Tyre(5),)), TopologyError,
+         "bodies are 0..1"),
+    Case("system.System-forces-tyre-dim", lambda: dataclasses.replace(_T, forces=(forces.Tyre(0, point=[0, 0, 1.0]),)),
+         ModelError, "3-entry points"),
     Case("system.force_potential-state", lambda: system.force_potential(_ON, (np.zeros(5), np.zeros(6))),
          ModelError, r"state.y has shape \(5,\)"),
 ]
 
-COVERED: list = ["forces.SpringDamper", "forces.elongation", "forces.generalized_forces", "forces.potential",
+COVERED: list = ["forces.SpringDamper", "forces.Tyre", "forces.elongation", "forces.generalized_forces", "forces.potential",
                  "system.force_potential"]
 EXEMPT: dict = {
     "forces.Elongation": "a plain record (NamedTuple) returned by forces.elongation; never built by users",

@@ -523,12 +523,76 @@ REFPOINT_CASES += [
          np.zeros(3), np.eye(3)), ME, r"p_j must be an array"),
 ]
 
+def _views():
+    """Systems the view functions refuse (built lazily: the table module imports without them)."""
+    from rfda_teach import models
+    from rfda_teach.bodies import Body
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import Cut, System
+    bar = Body("spatial", 1.0, np.diag([0.1, 0.1, 0.05]))
+    two = System((-1, 0), (bar, bar), (Joint("revolute"), Joint("revolute", parent_point=[1.0, 0, 0])), None)
+    return dict(
+        planar=models.chain(2), prismatic=System((-1,), (bar,), (Joint("prismatic"),), None),
+        free=models.random_tree(3, "spatial", seed=0), two=two,
+        backwards=System((1, -1), (bar, bar), (Joint("revolute"), Joint("revolute")), None),
+        cut_prismatic=dataclasses.replace(two, cuts=(Cut(-1, 1, Joint("prismatic"), name="slide"),)),
+        tyres=dataclasses.replace(two, forces=(forces_tyre(0), forces_tyre(1))))
+
+
+def forces_tyre(b):
+    from rfda_teach.forces import Tyre
+    return Tyre(b, k=1.0, radius=0.1)
+
+
+def _sa(which="two", state=None, **kw):
+    from rfda_teach import models
+    sys_ = _views()[which]
+    return rp.system_accelerations(sys_, models.random_state(sys_, seed=0) if state is None else state, **kw)
+
+
+REFPOINT_CASES += [
+    Case("refpoint-from_system-None", lambda: rp.from_system(None), ME, r"system must be a System"),
+    Case("refpoint-from_system-planar", lambda: rp.from_system(_views()["planar"]), ME,
+         r"planar bodies; Kang & Yoon's joints are spatial rotations"),
+    Case("refpoint-from_system-prismatic", lambda: rp.from_system(_views()["prismatic"]), ME,
+         r"joint 0 \(unnamed, type 'prismatic'\) has no form in Kang & Yoon's joint vocabulary"),
+    Case("refpoint-from_system-free", lambda: rp.from_system(_views()["free"]), ME, r"type 'free'"),
+    Case("refpoint-from_system-cut-prismatic", lambda: rp.from_system(_views()["cut_prismatic"]), ME,
+         r"cut 0 'slide' \(unnamed, type 'prismatic'\)"),
+    Case("refpoint-from_system-order", lambda: rp.from_system(_views()["backwards"]), TE,
+         r"body 0 is numbered lower than its parent 1"),
+    Case("refpoint-from_system-tyres", lambda: rp.from_system(_views()["tyres"]), ME, r"has 2 tyres"),
+    Case("refpoint-from_system-q0", lambda: rp.from_system(_views()["two"], q0=np.zeros(3)), ME,
+         r"q0 has shape \(3,\)"),
+    Case("refpoint-Model-tire_point", lambda: _model(tire_point=[0.0, 1.0]), ME, r"tire_point has shape \(2,\)"),
+    Case("refpoint-Model-mechanism", lambda: _model(mechanism="car"), ME, r"mechanism must be a System"),
+    Case("refpoint-state_from_system-hand", lambda: rp.state_from_system(_model(), (np.zeros(35), np.zeros(30))),
+         ME, r"was written by hand"),
+    Case("refpoint-state_from_system-shape", lambda: rp.state_from_system(_car(), (np.zeros(3), np.zeros(30))),
+         ME, r"state.y has shape \(3,\)"),
+    Case("refpoint-state_from_system-model", lambda: rp.state_from_system(None, None), ME, r"model must be a Model"),
+    Case("refpoint-system_state-stale", lambda: rp.system_state(dataclasses.replace(
+        _car(), bodies=_car().bodies[:1], cuts=(), springs=(), tire_body=-1, q0=np.zeros(1)), np.zeros(1), np.zeros(1)),
+        ME, r"no longer matches its mechanism"),
+    Case("refpoint-system_state-hand", lambda: rp.system_state(_model(), Z10, Z10), ME, r"was written by hand"),
+    Case("refpoint-system_state-q-short", lambda: rp.system_state(_car(), Z10[:4], Z10), ME, r"q has shape \(4,\)"),
+    Case("refpoint-system_accelerations-point", lambda: _sa(point="tip"), ME, r"point='tip'"),
+    Case("refpoint-system_accelerations-t", lambda: _sa(t=NAN), ME, r"t is nan"),
+    Case("refpoint-system_accelerations-planar", lambda: _sa("planar"), ME, r"planar bodies"),
+    Case("refpoint-system_accelerations-state", lambda: _sa(state=(np.zeros(14), np.zeros(3))), ME,
+         r"state.yd has shape \(3,\)"),
+    Case("refpoint-system_accelerations-open", lambda: rp.system_accelerations(
+        _car().mechanism, rp.system_state(_car(), _q_open(), Z10)), CV, r"q does not close the loop"),
+    Case("refpoint-quarter_car_system-road", lambda: rp.quarter_car_system(road=3.0), ME, r"road must be None"),
+]
+
 REFPOINT_COVERED = ["refpoint." + n for n in (
     "attachment_points", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation", "Bw_local", "kinematics",
     "forward_dynamics", "solve", "count_multiplications", "constraint_rows", "closure_residual", "closure_jacobian",
     "assemble", "consistent_velocity", "simulate", "to_absolute", "tree_joint_constraints", "absolute_constraints",
     "applied_forces", "road_bump", "equipollent",
-    "velocity_transformation")]
+    "velocity_transformation", "from_system", "state_from_system", "system_state", "system_accelerations",
+    "quarter_car_system")]
 
 CASES = KANE_CASES + REFPOINT_CASES
 COVERED = KANE_COVERED + REFPOINT_COVERED
