@@ -41,7 +41,7 @@ import numpy as np
 from . import _check
 from .bodies import EULER_TOL
 from .errors import ModelError
-from .system import System
+from .system import System, require_tree
 from .tree import Topology
 
 __all__ = ["available", "FastModel", "compile_model", "forward_dynamics", "joint_accelerations",
@@ -156,6 +156,7 @@ def compile_model(system: System) -> FastModel:
                     hint="give a rfda_teach System, e.g. models.random_tree(5, kind='spatial')")
     if system.kind != "spatial":
         raise ModelError(f"the fast path handles spatial trees; system {system.name!r} is {system.kind}")
+    require_tree(system, "fastpath.compile_model")  # a cut joint's rows are not in its kernel
     if system.forces:                                # its kernel computes f from gravity and gyroscopic terms only
         raise ModelError(f"fastpath.compile_model: system {system.name!r} has {len(system.forces)} force element(s) "
                          f"({', '.join(e.name for e in system.forces)}), which the fast path does not compute; use "

@@ -190,3 +190,18 @@ def test_fast_path_refuses_force_elements_by_name():
     sys_ = dataclasses.replace(models.chain(2, "spatial"), forces=(SpringDamper(1, -1, k=5.0, name="strut"),))
     with pytest.raises(ModelError, match=r"1 force element\(s\) \(strut\), which the fast path does not compute"):
         fastpath.compile_model(sys_)
+
+
+def test_compile_model_refuses_cut_joints():
+    """The fast path's kernel solves a tree: a system closed by a cut joint is refused (it was
+    compiled without the cut's rows and its accelerations silently ignored the loop)."""
+    import pytest
+    from rfda_teach import models
+    from rfda_teach.errors import ModelError
+    from rfda_teach.joints import Joint
+    from rfda_teach.system import Cut, System
+    ch = models.chain(3, "spatial")
+    closed = System(ch.parents, ch.bodies, ch.joints, ch.gravity, name="closed chain",
+                    cuts=(Cut(2, -1, Joint("spherical", parent_point=[0.5, 0, 0], child_point=[0, 0, 0])),))
+    with pytest.raises(ModelError, match="cut joint"):
+        fastpath.compile_model(closed)
