@@ -60,6 +60,7 @@ from .bodies import EULER_TOL, Body, frame_with_z
 from .errors import ConstraintViolationError, IllConditionedError, ModelError
 from .joints import Joint
 from .spatial import cross, euler_params_rate, euler_params_to_matrix, scalar_first, scalar_last
+from .simulate import integrate, span
 from .summary import samples
 from .system import State, System
 
@@ -1290,40 +1291,24 @@ def simulate(robot: RobotSystem, q0, v0, t_final, *, tau=None, form: str = "fast
     ...
     rfda_teach.errors.ModelError: interop.simulate: t_final is -1.0; give a finite end time > 0 in seconds, e.g. t_final=2.0
     """
-    from scipy.integrate import solve_ivp
     where = "interop.simulate"
     robot = _robot(robot, where)
     q0, v0 = _pin_state(robot, q0, v0, where, names=("q0", "v0"))
-    t_final = _check.time_span(t_final, "t_final", where=where)
     form = _check.choice(form, ("fast", "featherstone", "lubich", "dense"), "form", where=where)
-    method = _check.choice(method, ("DOP853", "RK45", "Radau", "BDF", "LSODA"), "method", where=where)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
-    if t_eval is not None and n_out is not None:
-        raise ModelError(f"{where}: give t_eval or n_out, not both")
-    if n_out is not None:
-        n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
-        t_eval = np.linspace(0.0, t_final, n_out)
-    t_eval = _check.t_eval(t_eval, t_final, where=where)
-    tau_f = _tau_of_time(tau, robot, t_final, where)
+    options = span(t_final, t_eval=t_eval, n_out=n_out, rtol=rtol, atol=atol, method=method, where=where)
+    tau_f = _tau_of_time(tau, robot, options.t_final, where)
     nq = robot.pin_model.nq
     blocks = _rate_plan(robot)[3]
 
-    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
-        guard(x, t)
         q = _normalise(x[:nq].copy(), blocks)
         v = x[nq:]
         return np.concatenate([_configuration_rate(robot, q, v),
                                forward_dynamics(robot, q, v, tau_f(t, q, v), form=form)])
 
-    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, v0]), method=method, rtol=rtol, atol=atol,
-                    t_eval=t_eval, events=guard.event)
-    if sol.status < 0:
-        raise ModelError(f"{where}: solve_ivp ({method}) stopped at t = {sol.t[-1]:.6g}: {sol.message}; try "
-                         "method='Radau' (stiff), looser rtol/atol or a shorter t_final")
-    X = sol.y.T
-    return RobotTrajectory(sol.t, _normalise(X[:, :nq].copy(), blocks), X[:, nq:].copy(), int(sol.nfev))
+    run = integrate(rhs, np.concatenate([q0, v0]), options, where=where)
+    X = run.x
+    return RobotTrajectory(run.t, _normalise(X[:, :nq].copy(), blocks), X[:, nq:].copy(), run.nfev)
 
 
 __all__ += ["RobotTrajectory", "configuration_rate", "energy", "simulate"]

@@ -51,7 +51,6 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
-from scipy.integrate import solve_ivp
 from scipy.linalg import cho_factor, cho_solve
 
 from . import _check
@@ -59,12 +58,13 @@ from . import _check
 from .spatial import (EULER_TOL, G0, axis_angle_to_euler_params, cross, euler_G, euler_params_to_matrix,
                       matrix_to_euler_params, rotate_inertia, scalar_first, scalar_last, skew)
 from .bodies import rotation
-from .errors import ModelError, RFDAError, TopologyError
+from .errors import ModelError, TopologyError
 from .summary import html_table
 from .tree import Topology
 from . import models
 from .forces import generalized_forces
 from .system import System, State, check_consistency, require_tree
+from .simulate import integrate, span
 
 __all__ = ["KaneSystem", "BodyState", "eight_body", "EIGHT_BODY_L", "relative_rotation", "E_hat",
            "kinematics", "mass_matrix_and_forcing", "body_states", "simulate", "euler_norm_drift",
@@ -719,10 +719,7 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
     """
     where = "kane.simulate"
     x0, y0 = _state(system, x0, y0, where, names=("x0", "y0"))
-    t_final = _check.time_span(t_final, "t_final", where=where)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
-    t_eval = _check.t_eval(t_eval, t_final, where=where)
+    options = span(t_final, t_eval=t_eval, rtol=rtol, atol=atol, where=where)
     N = system.N
     speeds = _record_speeds(system) if speeds is None else _speeds(speeds, N, where)
     if speeds is not None:
@@ -732,17 +729,12 @@ def simulate(system: KaneSystem, x0, y0, t_final: float, *, rtol: float = 1e-10,
             raise ModelError(f"{where}: y0[{i}] = {y0[i]:.6g} is a dropped speed (not in speeds); set the "
                              "dropped speeds of y0 to zero")
 
-    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, z):
-        guard(z, t)
         xd, yd = state_derivative(system, z[:7 * N], z[7 * N:], speeds=speeds, check=False)
         return np.concatenate([xd, yd])
 
-    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([x0, y0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval, events=guard.event)
-    if not sol.success:
-        raise RFDAError(f"{where}: integration failed: {sol.message}")
-    return sol.t, sol.y[:7 * N].T, sol.y[7 * N:].T
+    run = integrate(rhs, np.concatenate([x0, y0]), options, where=where)
+    return run.t, run.x[:, :7 * N], run.x[:, 7 * N:]
 
 
 def _unit_quat(axis, angle):

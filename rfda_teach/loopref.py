@@ -26,19 +26,17 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
-import scipy.integrate
 import scipy.linalg
 
 from . import _check, dae, joints as _j, rfda, system as _s
 from .models import state_from_joints
 from .loops import LoopMechanism, LoopSeries, check_model, check_series_states, check_state
 from .count import cholesky_count
-from .errors import ConstraintRankError, RFDAError
+from .errors import ConstraintRankError
+from .simulate import Motion, integrate, span
 from .spatial import planar_rotation
-from .summary import samples
 from .system import Cut, System
 
 __all__ = ["open_chain", "to_system", "chain_state", "dae_accelerations", "dae_simulate", "sympy_model",
@@ -181,29 +179,18 @@ def _dae_accelerations(model, q, qd, alpha, beta):
     return np.concatenate([qdd_tree, [qdd_n]]), *_cut_coordinate(sys, st, tc)
 
 
-class RefResult(NamedTuple):
-    """A reference trajectory: times, coordinates and rates of q1..qn (columns).
+class RefResult(Motion):
+    """A reference trajectory: times, coordinates and rates of q1..qn (columns);
+    :class:`rfda_teach.simulate.Motion`, printed as
 
-    Examples
-    --------
+    >>> from rfda_teach import loops
+    >>> dae_simulate(loops.four_bar(), 0.05, n_out=3)
+    RefResult: 3 samples, t = 0 … 0.05 s, q (3, 4), qd (3, 4)
     >>> RefResult._fields
     ('t', 'q', 'qd')
     """
 
-    t: np.ndarray
-    q: np.ndarray
-    qd: np.ndarray
-
-    def __repr__(self) -> str:
-        """One line: the samples, the time span and the shapes of q and qdot (columns q1..qn).
-
-        Examples
-        --------
-        >>> from rfda_teach import loops
-        >>> dae_simulate(loops.four_bar(), 0.05, n_out=3)
-        RefResult: 3 samples, t = 0 … 0.05 s, q (3, 4), qd (3, 4)
-        """
-        return f"RefResult: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
+    __slots__ = ()
 
 
 def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, alpha: float = 20.0,
@@ -226,12 +213,10 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
     """
     where = "loopref.dae_simulate"
     check_model(model, where=where)
-    t_final = _check.time_span(t_final, "t_final", where=where)
-    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)    # rows q1..qn: never the steps
+    options = span(t_final, n_out=n_out, rtol=rtol, atol=atol, where=where)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
     q0, qd0 = check_state(model, model.q0 if q0 is None else q0,
                           np.zeros(model.n) if qd0 is None else qd0, check=check,
                           where=f"{where} (initial state q0, qd0)")
@@ -254,17 +239,13 @@ def dae_simulate(model, t_final: float, *, q0=None, qd0=None, n_out: int = 301, 
         qdd, _, qdn = _dae_accelerations(model, q, qd, alpha, beta)
         return np.concatenate([x[nb:2 * nb], qdd[:nb], [qdn]])
 
-    t_eval = np.linspace(0.0, t_final, n_out)
-    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), np.concatenate([q0[:nb], qd0[:nb], [q0[-1]]]),
-                                    method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol)
-    if not sol.success:
-        raise RFDAError(f"{where}({model.name!r}): the integrator stopped: {sol.message}")
-    Q = np.zeros((n_out, model.n))
-    QD = np.zeros((n_out, model.n))
-    for i in range(n_out):
-        Q[i, :nb], QD[i, :nb] = sol.y[:nb, i], sol.y[nb:2 * nb, i]
-        Q[i, -1], QD[i, -1] = cut_coordinate(sol.y[:, i])
-    return RefResult(sol.t, Q, QD)
+    run = integrate(rhs, np.concatenate([q0[:nb], qd0[:nb], [q0[-1]]]), options, where=f"{where}({model.name!r})")
+    Q = np.zeros((len(run.t), model.n))
+    QD = np.zeros((len(run.t), model.n))
+    for i, x in enumerate(run.x):
+        Q[i, :nb], QD[i, :nb] = x[:nb], x[nb:2 * nb]
+        Q[i, -1], QD[i, -1] = cut_coordinate(x)
+    return RefResult(run.t, Q, QD)
 
 
 # ----------------------------------------------------------------------------- sympy.physics.mechanics
@@ -375,10 +356,8 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
     """
     where = "loopref.sympy_simulate"
     check_model(model, where=where)
-    t_final = _check.time_span(t_final, "t_final", where=where)
-    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)    # rows q1..qn: never the steps
+    options = span(t_final, n_out=n_out, rtol=rtol, atol=atol, where=where)
     _, qd0 = check_state(model, model.q0, np.zeros(model.n) if qd0 is None else qd0, check=check,
                          where=f"{where} (initial state model.q0, qd0)")
     M_fun, F_fun = _sympy_model(model)
@@ -391,14 +370,10 @@ def sympy_simulate(model, t_final: float, *, qd0=None, n_out: int = 301, rtol: f
         x[order] = xs
         return np.linalg.solve(M_fun(x), F_fun(x))
 
-    t_eval = np.linspace(0.0, t_final, n_out)
-    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0[order], method="DOP853", t_eval=t_eval,
-                                    rtol=rtol, atol=atol)
-    if not sol.success:
-        raise RFDAError(f"{where}({model.name!r}): the integrator stopped: {sol.message}")
-    X = np.empty((n_out, 2 * n))
-    X[:, order] = sol.y.T
-    return RefResult(sol.t, X[:, :n], X[:, n:])
+    run = integrate(rhs, x0[order], options, where=f"{where}({model.name!r})")
+    X = np.empty((len(run.t), 2 * n))
+    X[:, order] = run.x
+    return RefResult(run.t, X[:, :n], X[:, n:])
 
 
 # ----------------------------------------------------------------------------- chains of coupled loops

@@ -72,7 +72,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import scipy.integrate
 import scipy.linalg
 
 from . import _check, loopref
@@ -87,6 +86,7 @@ from .loops import (CLOSURE_TOL, LoopJoint, LoopMechanism, LoopSeries, check_bod
 from .loops import absolute_accelerations
 from .spatial import order_permutation, planar_cross, shift
 from .spatial import spatial_inertia as _inertia_v_omega
+from .simulate import integrate, span
 from .summary import samples
 
 __all__ = ["LoopJoint", "LoopMechanism", "five_bar", "four_bar", "loop_chain", "Topology", "topology",
@@ -898,17 +898,16 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
     where = "rcr.simulate"
     check_model(model, where=where)
     method = _check.choice(method, ("acs", "gcl", "rcr", "dae"), "method", where=where)
-    t_final = _check.time_span(t_final, "t_final", where=where)
-    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    n_out = _check.positive_int(n_out, "n_out", where=where, minimum=2)    # rows q1..qn: never the steps
+    options = span(t_final, n_out=n_out, rtol=rtol, atol=atol, where=where)
     n = model.n
     qd0 = np.zeros(n) if qd0 is None else check_q(model, qd0, "qd0", where=where)
     check_state(model, model.q0, qd0, where=f"{where} (initial state model.q0, qd0)")
     if method == "dae":
         if dependents is not None:
             dependent_indices(model, dependents, where=where)
-        r = loopref.dae_simulate(model, t_final, qd0=qd0, n_out=n_out, rtol=rtol, atol=atol, check=False)
+        r = loopref.dae_simulate(model, options.t_final, qd0=qd0, n_out=n_out, rtol=options.rtol,
+                                 atol=options.atol, check=False)
         cl = max(float(np.abs(closure(model, qi, check=False)).max()) for qi in r.q)
         return RCRResult(r.t, r.q, r.qd, "dae", (), cl)
     topo = _topology(model, method, dependents, where)
@@ -928,24 +927,18 @@ def simulate(model: LoopMechanism, method: str = "acs", t_final: float = 3.0, *,
         qd[ind] = x[ni:2 * ni]
         return q, _dependent_velocities(model, topo, q, qd)
 
-    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
-        guard(x, t)
         q, qd = full_state(x)
         qdd = _solve(model, topo, q, qd)[0]
         return np.concatenate([qd[ind], qdd[ind], qd[deps]])
 
-    t_eval = np.linspace(0.0, t_final, n_out)
     x0 = np.concatenate([q_start[ind], qd_start[ind], q_start[deps]])
-    sol = scipy.integrate.solve_ivp(rhs, (0.0, t_final), x0, method="DOP853", t_eval=t_eval, rtol=rtol,
-                                    atol=atol, events=guard.event)
-    if not sol.success:
-        raise RFDAError(f"{where}({model.name!r}, {method!r}): the integrator stopped: {sol.message}")
-    Q, QD = np.zeros((len(sol.t), n)), np.zeros((len(sol.t), n))
-    for i in range(len(sol.t)):
-        Q[i], QD[i] = full_state(sol.y[:, i])
+    run = integrate(rhs, x0, options, where=f"{where}({model.name!r}, {method!r})")
+    Q, QD = np.zeros((len(run.t), n)), np.zeros((len(run.t), n))
+    for i in range(len(run.t)):
+        Q[i], QD[i] = full_state(run.x[i])
     cl = max(float(np.abs(closure(model, qi, check=False)).max()) for qi in Q)
-    return RCRResult(sol.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
+    return RCRResult(run.t, Q, QD, method, tuple(model.names[d] for d in deps), cl)
 
 
 # ----------------------------------------------------------------------------- chains of coupled loops

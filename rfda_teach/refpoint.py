@@ -65,9 +65,10 @@ import numpy as np
 from . import _check
 from .bodies import frame_with_z
 from .count import Tally  # re-exported: the chapters met it here first
-from .errors import ConstraintRankError, ConstraintViolationError, ModelError, RFDAError, TopologyError
+from .errors import ConstraintRankError, ConstraintViolationError, ModelError, TopologyError
 from .spatial import G0, cross, elementary_rotation, shift, skew, spatial_inertia  # check=False: computed vectors
-from .summary import count_by_kind, html_table, samples
+from .simulate import Motion, integrate, span
+from .summary import count_by_kind, html_table
 from .tree import Topology
 
 __all__ = ["attachment_points", "POINTS", "Tally", "RBody", "CutJoint", "SpringDamper", "Model", "quarter_car", "joint_rotation",
@@ -1314,24 +1315,16 @@ def road_bump(height: float = 0.05, start: float = 0.2, duration: float = 0.15):
     return z
 
 
-class Trajectory(NamedTuple):
-    """Times, joint coordinates and rates (rows)."""
+class Trajectory(Motion):
+    """Times, joint coordinates and rates (rows): :class:`rfda_teach.simulate.Motion`, printed as
 
-    t: np.ndarray
-    q: np.ndarray
-    qd: np.ndarray
+    >>> import numpy as np
+    >>> car = quarter_car()
+    >>> simulate(car, car.q0, np.zeros(10), 0.01, t_eval=[0.0, 0.005, 0.01])
+    Trajectory: 3 samples, t = 0 … 0.01 s, q (3, 10), qd (3, 10)
+    """
 
-    def __repr__(self) -> str:
-        """One line: the samples, the time span and the shapes of q and qdot (rows are times).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> car = quarter_car()
-        >>> simulate(car, car.q0, np.zeros(10), 0.01, t_eval=[0.0, 0.005, 0.01])
-        Trajectory: 3 samples, t = 0 … 0.01 s, q (3, 10), qd (3, 10)
-        """
-        return f"Trajectory: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
+    __slots__ = ()
 
 
 def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, alpha: float = 20.0,
@@ -1353,33 +1346,23 @@ def simulate(model: Model, q0, qd0, t_final: float, point: str = "origin", *, al
     >>> tr.q.shape
     (2, 10)
     """
-    from scipy.integrate import solve_ivp
-
     where = "refpoint.simulate"
     q0, qd0, point = _inputs(model, q0, qd0, point, where)
     q0, qd0 = np.array(q0), np.array(qd0)
-    t_final = _check.time_span(t_final, "t_final", where=where)
+    options = span(t_final, t_eval=t_eval, rtol=rtol, atol=atol, where=where)
     alpha = _check.scalar(alpha, "alpha", where=where, nonneg=True)
     beta = _check.scalar(beta, "beta", where=where, nonneg=True)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
-    t_eval = _check.t_eval(t_eval, t_final, where=where)
     check = _check.flag(check, "check", where=where)
     if check:
         _consistency(model, _kinematics(model, q0, qd0), qd0, where)
     nq = model.nq
 
-    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, z):
-        guard(z, t)
         q, qd = z[:nq], z[nq:]
         return np.concatenate([qd, _solve(model, q, qd, point, t, baumgarte=(alpha, beta)).qdd])
 
-    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([q0, qd0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval, events=guard.event)
-    if not sol.success:
-        raise RFDAError(f"{where}: integration failed: {sol.message}")
-    return Trajectory(sol.t, sol.y[:nq].T, sol.y[nq:].T)
+    run = integrate(rhs, np.concatenate([q0, qd0]), options, where=where)
+    return Trajectory(run.t, run.x[:, :nq], run.x[:, nq:])
 
 
 # ----------------------------------------------------------------------------- the quarter car

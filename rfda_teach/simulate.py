@@ -10,6 +10,12 @@ Baumgarte terms and :func:`project` cover the cuts' rows as well as the tree
 joints'.  The Euler parameters are renormalised inside the right-hand side
 (projection), so the |e| = 1 check of a state never fires mid-step.
 
+:func:`span` and :func:`integrate` are the one integration driver of the package: every ``simulate``
+(this module's, ``kane``, ``rcr``, ``refpoint``, ``loopref``, ``interop``) checks its end time, output
+times and tolerances with :func:`span` and hands its own right-hand side to :func:`integrate`, which
+guards the run and turns an integrator's failure into a ModelError; :class:`Motion` is the (t, q, qd)
+record that ``refpoint`` and ``loopref`` share.
+
 Examples
 --------
 >>> import numpy as np
@@ -25,6 +31,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -37,7 +44,8 @@ from .summary import samples
 from .system import (State, System, check_consistency, check_state, constraint_residuals, cut_residuals,
                      force_potential, terms)
 
-__all__ = ["position_rate", "energy", "simulate", "Trajectory", "project", "residuals"]
+__all__ = ["position_rate", "energy", "simulate", "Trajectory", "project", "residuals", "METHODS", "Span", "span",
+           "Integration", "integrate", "Motion"]
 
 
 def _system_arg(system, where: str) -> System:
@@ -155,6 +163,33 @@ class Trajectory:
         return [State(a, b) for a, b in zip(self.y, self.yd)]
 
 
+class Motion(NamedTuple):
+    """A motion in a paper's own coordinates: times ``t`` (m,), coordinates ``q`` (m, n) and their rates
+    ``qd`` (m, n), rows by time; the record that ``refpoint.Trajectory`` and ``loopref.RefResult`` share.
+
+    Examples
+    --------
+    >>> Motion(np.linspace(0.0, 0.1, 3), np.zeros((3, 2)), np.zeros((3, 2)))
+    Motion: 3 samples, t = 0 … 0.1 s, q (3, 2), qd (3, 2)
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+
+    def __repr__(self) -> str:
+        """One line, named after the record's class: the samples, the time span and the shapes of q and qdot.
+
+        Examples
+        --------
+        >>> class RefResult(Motion):
+        ...     __slots__ = ()
+        >>> RefResult(np.array([0.0, 0.5]), np.zeros((2, 4)), np.zeros((2, 4)))
+        RefResult: 2 samples, t = 0 … 0.5 s, q (2, 4), qd (2, 4)
+        """
+        return f"{type(self).__name__}: {samples(self.t)}, q {np.shape(self.q)}, qd {np.shape(self.qd)}"
+
+
 def _tau(tau, system: System, where: str):
     if tau is None or callable(tau):
         return tau
@@ -162,14 +197,111 @@ def _tau(tau, system: System, where: str):
                          hint="one joint force per joint speed, or a callable tau(t, state)")
 
 
-def _times(t_eval, n_out, t_final: float, where: str):
+#: the methods of ``scipy.integrate.solve_ivp`` that :func:`integrate` accepts
+METHODS = ("DOP853", "RK45", "Radau", "BDF", "LSODA")
+
+
+@dataclass(frozen=True, eq=False)
+class Span:
+    """The checked options of one integration (:func:`span`): end time ``t_final`` (s), output times
+    ``t_eval`` (None: the integrator's own steps), tolerances ``rtol``, ``atol`` and the solve_ivp ``method``."""
+
+    t_final: float
+    t_eval: np.ndarray | None
+    rtol: float
+    atol: float
+    method: str
+
+
+def span(t_final, *, t_eval=None, n_out: int | None = None, rtol: float = 1e-10, atol: float = 1e-10,
+         method: str = "DOP853", where: str = "simulate.span") -> Span:
+    """Check the options of an integration over [0, t_final] once, for :func:`integrate`.
+
+    ``t_final`` must be finite and > 0; the output times are the integrator's steps (both
+    ``t_eval`` and ``n_out`` None), the strictly increasing times ``t_eval`` inside [0, t_final], or
+    ``n_out`` (>= 2) evenly spaced times ``np.linspace(0, t_final, n_out)``, never both;
+    ``rtol``, ``atol`` > 0; ``method`` one of :data:`METHODS`.  A bad value raises a
+    :class:`~rfda_teach.errors.ModelError` that starts with ``where`` (the caller's name).
+
+    Examples
+    --------
+    >>> span(0.1, n_out=3).t_eval
+    array([0.  , 0.05, 0.1 ])
+    >>> span(1.0, t_eval=[0.0, 0.5], n_out=3, where="kane.simulate")
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: kane.simulate: give t_eval or n_out, not both
+    """
+    t_final = _check.time_span(t_final, "t_final", where=where)
     if t_eval is not None and n_out is not None:
         raise ModelError(f"{where}: give t_eval or n_out, not both")
     if n_out is not None:
-        return np.linspace(0.0, t_final, _check.positive_int(n_out, "n_out", where=where, minimum=2))
-    if t_eval is None:
-        return None
-    return _check.t_eval(t_eval, t_final, where=where)
+        t_eval = np.linspace(0.0, t_final, _check.positive_int(n_out, "n_out", where=where, minimum=2))
+    else:
+        t_eval = _check.t_eval(t_eval, t_final, where=where)
+    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
+    atol = _check.scalar(atol, "atol", where=where, positive=True)
+    method = _check.choice(method, METHODS, "method", where=where)
+    return Span(t_final, t_eval, rtol, atol, method)
+
+
+class Integration(NamedTuple):
+    """What :func:`integrate` returns: times ``t`` (m,), states ``x`` (m, n) by rows, and ``nfev``, the
+    evaluations of the right-hand side."""
+
+    t: np.ndarray
+    x: np.ndarray
+    nfev: int
+
+
+def integrate(rhs, x0, span: Span, *, where: str = "simulate.integrate") -> Integration:
+    """Integrate x' = rhs(t, x) from x(0) = ``x0`` over [0, span.t_final] with
+    ``scipy.integrate.solve_ivp``: the one driver of every ``simulate`` of the package.
+
+    ``span`` (from :func:`span`) holds the checked end time, output times, tolerances and method.
+    :func:`rfda_teach._check.integration_guard` watches the run: a motion that blows up (an entry
+    non-finite or beyond 1e8) or would need over a million evaluations raises a
+    :class:`~rfda_teach.errors.ModelError` at once instead of running for minutes; the guard never
+    changes a step.  An integrator that gives up (step size below round-off) raises a ModelError
+    that names ``where``, the time reached and what to try.  Each module keeps its own right-hand
+    side, coordinates and record; this function holds what they share.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = integrate(lambda t, x: -x, [1.0, 2.0], span(1.0, n_out=3, rtol=1e-12, atol=1e-12))
+    >>> run.t, run.x.shape
+    (array([0. , 0.5, 1. ]), (3, 2))
+    >>> bool(np.allclose(run.x[-1], np.exp(-1.0) * np.array([1.0, 2.0]), rtol=1e-10))
+    True
+    >>> integrate(lambda t, x: 1.0 / (1.0 - t), [0.0], span(2.0), where="demo")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rfda_teach.errors.ModelError: demo: solve_ivp (DOP853) stopped at t = 1 s of 2 s: Required step size ...
+    """
+    if not callable(rhs):
+        raise ModelError(f"{where}: rhs must be a function rhs(t, x) returning dx/dt, got {type(rhs).__name__}")
+    span = _check.instance(span, Span, "span", where=where, hint="build it with rfda_teach.simulate.span(t_final, ...)")
+    x0 = _check.vector(x0, None, "x0", where=where, hint="the initial state as one vector")
+    guard = _check.integration_guard(span.t_final, where=where)   # no hang, no overflow
+    reached = [0.0]
+
+    def f(t, x):
+        guard(x, t)
+        return rhs(t, x)
+
+    def watch(t, x):                                  # sees every accepted step, never fires
+        reached[0] = t
+        return guard.event(t, x)
+
+    sol = solve_ivp(f, (0.0, span.t_final), x0, method=span.method, rtol=span.rtol, atol=span.atol,
+                    t_eval=span.t_eval, events=watch)
+    if not sol.success:
+        raise ModelError(f"{where}: solve_ivp ({span.method}) stopped at t = {reached[0]:.6g} s of "
+                         f"{span.t_final:g} s: {sol.message}; the motion is stiff or singular there: check the "
+                         "model and the state near that time, loosen rtol/atol, shorten t_final, or use a stiff "
+                         "method (Radau) where the function offers one")
+    return Integration(sol.t, sol.y.T, int(sol.nfev))
 
 
 def residuals(system: System, state, *, tr=None, check: bool = True) -> tuple:
@@ -343,13 +475,10 @@ def simulate(system: System, state, t_final: float, *, form: str | None = None, 
     """
     where = "simulate.simulate"
     system = _system_arg(system, where)
-    t_final = _check.time_span(t_final, "t_final", where=where)
+    options = span(t_final, t_eval=t_eval, n_out=n_out, rtol=rtol, atol=atol, where=where)
     form = _form(form, system, where)
-    rtol = _check.scalar(rtol, "rtol", where=where, positive=True)
-    atol = _check.scalar(atol, "atol", where=where, positive=True)
     _check.instance(check, (bool, np.bool_), "check", where=where)
     stab = _baumgarte(baumgarte, where)
-    t_eval = _times(t_eval, n_out, t_final, where)
     tau = _tau(tau, system, where)
     y0, yd0 = check_state(system, state)              # shapes, NaN, |e| - 1 <= EULER_TOL (ModelError)
     if check:
@@ -357,9 +486,7 @@ def simulate(system: System, state, t_final: float, *, form: str | None = None, 
     y0 = _normalise(system, y0)
     npos = system.n_pos
 
-    guard = _check.integration_guard(t_final, where=where)   # no hang, no overflow
     def rhs(t, x):
-        guard(x, t)
         y = _normalise(system, x[:npos])
         yd = x[npos:]
         st = State(y, yd)
@@ -380,9 +507,6 @@ def simulate(system: System, state, t_final: float, *, form: str | None = None, 
         ydd = dae.solve(system, tr).ydd if form == "dense" else rfda.solve(system, tr, form).ydd
         return np.concatenate([_position_rate(system, y, yd), ydd])
 
-    sol = solve_ivp(rhs, (0.0, t_final), np.concatenate([y0, yd0]), method="DOP853", rtol=rtol, atol=atol,
-                    t_eval=t_eval, events=guard.event)
-    if not sol.success:
-        raise ModelError(f"{where}: integration failed at t = {sol.t[-1]:.6g}: {sol.message}")
-    Y = np.array([_normalise(system, x) for x in sol.y[:npos].T])
-    return Trajectory(sol.t, Y, sol.y[npos:].T)
+    run = integrate(rhs, np.concatenate([y0, yd0]), options, where=where)
+    Y = np.array([_normalise(system, x) for x in run.x[:, :npos]])
+    return Trajectory(run.t, Y, run.x[:, npos:])

@@ -885,3 +885,13 @@ def test_mjcf_export_refuses_force_elements_by_name():
     robot = dataclasses.replace(interop.example_robot("ur5"), forces=(SpringDamper(2, -1, k=5.0, name="strut"),))
     with pytest.raises(ModelError, match=r"force elements \(strut\), which this export does not write"):
         interop.to_mjcf(robot)
+
+
+def test_energy_is_the_one_models_energy():
+    """Issue 22: Pinocchio's energy of (q, v) is simulate.energy of the robot's System at interop.to_state."""
+    from rfda_teach import simulate
+    robot = interop.example_robot("ur5")
+    for seed in (0, 1):
+        q, v, _ = interop.random_state(robot, seed=seed)
+        E = simulate.energy(robot, interop.to_state(robot, q, v))
+        assert abs(interop.energy(robot, q, v) - E) <= 1e-9 * max(1.0, abs(E))

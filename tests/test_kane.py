@@ -498,3 +498,14 @@ def test_a_forest_is_a_record_with_several_bodies_on_the_inertial_frame():
     q[2] = [0.1, 0, 0]
     with pytest.raises(ModelError, match=r"q\[2\] = q'_3 .* must be zero"):
         kane.KaneSystem(ks.L, ks.mass, ks.inertia, q, ks.r, ks.gravity, ks.x0, ks.y0)
+
+
+def test_energy_is_the_one_models_energy():
+    """Issue 22: kane.energy of Kane's (x, y) is simulate.energy of the System it views, at that state."""
+    from rfda_teach import models, simulate
+    ks = kane.eight_body()
+    for seed in (0, 1):
+        st = models.random_state(ks.mechanism, seed=seed)
+        x, y = kane.state_from_system(ks, st)
+        E = simulate.energy(ks.mechanism, st)
+        assert abs(kane.energy(ks, x, y) - E) <= 1e-12 * max(1.0, abs(E))

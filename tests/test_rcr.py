@@ -409,3 +409,15 @@ def test_a_simulation_result_prints_one_line():
     assert line.startswith("RCRResult(method='gcl'): 3 samples, t = 0 … 0.02 s, q (3, 4), qd (3, 4); dependents ")
     assert line.endswith(f"closure_max {r.closure_max:.1e}")
     assert repr(rcr.simulate(rcr.four_bar(), "dae", 0.02, n_out=3)).count("no dependents") == 1
+
+
+@pytest.mark.parametrize("build", [rcr.five_bar, loops.four_bar])
+def test_energy_is_the_one_models_energy(build):
+    """Issue 22: rcr.energy of C&A's (q, qd) is simulate.energy of the System the record views (model.mechanism)."""
+    from rfda_teach import simulate
+    m = build()
+    qd = rcr.dependent_velocities(m, m.q0, np.r_[1.0, np.zeros(m.n - 1)], method="acs")
+    st = loopref.chain_state(m, m.q0, qd)
+    E = simulate.energy(m.mechanism, st)
+    assert abs(rcr.energy(m, m.q0, qd) - E) <= 1e-12 * max(1.0, abs(E))
+    assert np.allclose(loops.state_from_system(m, st)[1], qd, rtol=0, atol=1e-12)

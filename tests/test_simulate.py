@@ -304,3 +304,57 @@ def test_energy_with_damped_springs_decreases_monotonically():
     E = np.array([simulate.energy(sys_, s) for s in traj.states])
     assert E[-1] < E[0] - 1e-2 * (1 + abs(E[0]))            # damping dissipates
     assert np.diff(E).max() < 1e-9 * (1 + abs(E[0]))        # and never adds energy
+
+
+# --- issue 22, step 3: one integration driver for every simulate ----------------------------------
+
+def test_span_output_times():
+    """Output at the integrator's steps (None), at t_eval, or at n_out evenly spaced times."""
+    assert simulate.span(2.0).t_eval is None
+    assert np.array_equal(simulate.span(2.0, n_out=5).t_eval, np.linspace(0.0, 2.0, 5))
+    assert np.array_equal(simulate.span(2.0, t_eval=1.5).t_eval, [1.5])
+    sp = simulate.span(2, rtol=1e-6, atol=1e-8, method="Radau")
+    assert (sp.t_final, sp.rtol, sp.atol, sp.method) == (2.0, 1e-6, 1e-8, "Radau")
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(t_final=float("nan")), r"where: t_final is nan"),
+    (dict(t_final=1.0, t_eval=[0.0, 1.0], n_out=2), r"where: give t_eval or n_out, not both"),
+    (dict(t_final=1.0, n_out=2.0), r"where: n_out must be an integer"),
+    (dict(t_final=1.0, t_eval=[0.5, 0.5]), r"where: t_eval is not strictly increasing"),
+    (dict(t_final=1.0, rtol=float("inf")), r"where: rtol is inf"),
+    (dict(t_final=1.0, method="rk4"), r"where: method='rk4' is not known"),
+])
+def test_span_refuses_bad_options(kw, match):
+    t_final = kw.pop("t_final")
+    with pytest.raises(ModelError, match=match):
+        simulate.span(t_final, where="where", **kw)
+
+
+def test_integrate_is_solve_ivp():
+    """The driver returns solve_ivp's own numbers, rows by time (bit-identical)."""
+    from scipy.integrate import solve_ivp
+
+    def rhs(t, x):
+        return np.array([x[1], -np.sin(x[0])])
+    run = simulate.integrate(rhs, [1.0, 0.0], simulate.span(3.0, rtol=1e-9, atol=1e-9))
+    ref = solve_ivp(rhs, (0.0, 3.0), [1.0, 0.0], method="DOP853", rtol=1e-9, atol=1e-9)
+    assert np.array_equal(run.t, ref.t) and np.array_equal(run.x, ref.y.T) and run.nfev == ref.nfev
+    run = simulate.integrate(rhs, [1.0, 0.0], simulate.span(3.0, n_out=4, method="RK45"))
+    assert np.array_equal(run.t, [0.0, 1.0, 2.0, 3.0]) and run.x.shape == (4, 2)
+
+
+def test_integrate_failure_names_where_and_the_time_reached():
+    """An integrator that gives up raises a ModelError naming the caller, the time reached and what to try
+    (was a bare RFDAError in four modules and sol.t[-1], empty with t_eval, in one)."""
+    with pytest.raises(ModelError, match=r"^kane.simulate: solve_ivp \(DOP853\) stopped at t = 1 s of 2 s: "
+                                         r"Required step size.*loosen rtol/atol"):
+        simulate.integrate(lambda t, x: 1.0 / (1.0 - t), [0.0], simulate.span(2.0, t_eval=[1.5, 2.0]),
+                           where="kane.simulate")
+
+
+def test_integrate_guard_stops_a_blow_up_and_a_failing_rhs_is_not_hidden():
+    with pytest.raises(ModelError, match=r"^demo: the motion blew up at t = "):
+        simulate.integrate(lambda t, x: x * x, [1.0], simulate.span(2.0), where="demo")
+    with pytest.raises(KeyError):                   # the module's own right-hand side: its errors pass through
+        simulate.integrate(lambda t, x: {}["gain"] if t > 0.5 else x, [1.0], simulate.span(1.0))
