@@ -1449,3 +1449,63 @@ def _from_mujoco_state(robot, mj, qpos, qvel, qacc=None):
 
 
 __all__ += ["to_mjcf"]
+
+
+def to_pinocchio(system: System):
+    """A Pinocchio model of a spatial tree of revolute and prismatic joints (the inverse of
+    :func:`from_pinocchio` for such trees): Pinocchio's q and v are then the package's joint
+    coordinates and speeds (angle or slide, ``joint.n_q`` = ``joint.n_dof`` = 1), joint by joint.
+
+    Pinocchio's frame of body k is our child joint frame of joint k (origin at the joint point
+    ``child_point``, axes ``child_frame``), so joint k sits in its parent's Pinocchio frame at
+    (C_j^T P_k, C_j^T (p_k - c_j)) (P_k, p_k: joint k's ``parent_frame`` and ``parent_point``;
+    C_j, c_j: the parent's own ``child_frame`` and ``child_point``), the body's mass centre at
+    C_k^T (-c_k) and its central inertia C_k^T J'_k C_k.  Revolute joints become JointModelRZ,
+    prismatic joints JointModelPZ (the package's joints turn about and slide along the joint
+    frame's z axis).  Bodies must be numbered after their parents; cut joints and force elements
+    have no counterpart here and are refused.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models
+    >>> model = to_pinocchio(models.chain(3, "spatial"))
+    >>> model.nq, model.nv, [j.shortname() for j in model.joints][1:]
+    (3, 3, ['JointModelRZ', 'JointModelRZ', 'JointModelRZ'])
+    """
+    pin = require_pinocchio()
+    where = "interop.to_pinocchio"
+    system = _check.instance(system, System, "system", where=where,
+                             hint="give a spatial tree, e.g. models.chain(3, 'spatial')")
+    if system.kind != "spatial":
+        raise ModelError(f"{where}: system {system.name!r} has {system.kind} bodies; Pinocchio models spatial "
+                         "bodies: build the mechanism with spatial bodies and joints (e.g. "
+                         "models.five_bar_arm('spatial'))")
+    if system.cuts or system.forces:
+        what = "cut joints" if system.cuts else "force elements"
+        raise ModelError(f"{where}: system {system.name!r} has {what}, which a Pinocchio tree model does not hold; "
+                         "convert the tree without them")
+    kinds = {"revolute": pin.JointModelRZ, "prismatic": pin.JointModelPZ}
+    model = pin.Model()
+    model.name = system.name
+    model.gravity = pin.Motion(np.concatenate([system.gravity, np.zeros(3)]))
+    for k, (jt, b, j) in enumerate(zip(system.joints, system.bodies, system.parents)):
+        if jt.type not in kinds:
+            raise ModelError(f"{where}: joint {k} ({jt.name or jt.type!r}) is a {jt.type} joint; this export takes "
+                             "revolute and prismatic joints only (use from_urdf for other robots)")
+        if j >= k:
+            raise ModelError(f"{where}: body {k} hangs from body {j}, numbered after it; number every body "
+                             "after its parent")
+        if j < 0:
+            R0, t0 = jt.parent_frame, jt.parent_point
+        else:
+            C, c = system.joints[j].child_frame, system.joints[j].child_point
+            R0, t0 = C.T @ jt.parent_frame, C.T @ (jt.parent_point - c)
+        jid = model.addJoint(j + 1, kinds[jt.type](), pin.SE3(R0, t0), jt.name or f"joint {k}")
+        C = jt.child_frame
+        model.appendBodyToJoint(jid, pin.Inertia(b.mass, C.T @ (-jt.child_point), C.T @ b.J @ C),
+                                pin.SE3.Identity())
+    return model
+
+
+__all__ += ["to_pinocchio"]

@@ -76,7 +76,7 @@ from .system import State, System, Terms, check_state, check_terms, require_tree
 
 __all__ = ["JointSpaceResult", "rnea", "crba", "forward_dynamics", "solve", "inverse_dynamics",
            "mass_matrix", "velocity_map", "split_q", "neutral_q", "count_multiplications", "PinocchioMaps",
-           "pinocchio_maps", "METHODS"]
+           "pinocchio_maps", "METHODS", "absolute_accelerations"]
 
 #: the methods :func:`count_multiplications` counts
 METHODS = ("rnea", "crba", "cholesky", "joint_space_fd", "lubich", "featherstone")
@@ -382,6 +382,35 @@ def _solve(system, tr, where, t=None) -> JointSpaceResult:
     C = _rnea(system, tr, BHd, np.zeros(system.n_dof), t)
     Mq = _crba(system, tr, BHd, t)
     return JointSpaceResult(_cholesky(Mq, -C, t, where), Mq, C)
+
+
+def absolute_accelerations(system: System, tr: Terms, qdd) -> np.ndarray:
+    """yddot from joint accelerations: yddot_k = B_k yddot_j + H_k qddot_k + d_k, root to leaves
+    (D&G eq. (61) differentiated, the forward sweep of the RNEA); the inverse of
+    :func:`rfda_teach.rfda.joint_accelerations`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rfda_teach import models, rfda
+    >>> from rfda_teach.system import terms
+    >>> sys = models.random_tree(5, kind="spatial", seed=3); tr = terms(sys, models.random_state(sys, seed=1))
+    >>> res = rfda.solve(sys, tr, "featherstone")
+    >>> bool(np.allclose(absolute_accelerations(sys, tr, res.qdd), res.ydd))
+    True
+    """
+    where = "jointspace.absolute_accelerations"
+    check_terms(system, tr, where)
+    require_tree(system, where)
+    qdd = _dof_vector(system, qdd, "qdd", where)
+    BHd = _appendix_a(system, tr)
+    ydd = np.zeros(system.n_vel)
+    vs, ds, par = system.vel_slices, system.dof_slices, system.parents
+    for k in system.topology.order:                                      # root to leaves
+        B, H, d, _ = BHd[k]
+        a = H @ qdd[ds[k]] + d                                           # D&G eq. (61)''
+        ydd[vs[k]] = a if par[k] < 0 else a + B @ ydd[vs[par[k]]]
+    return ydd
 
 
 def rnea(system: System, q, qd, qdd, *, f_ext=None) -> np.ndarray:

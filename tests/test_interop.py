@@ -895,3 +895,22 @@ def test_energy_is_the_one_models_energy():
         q, v, _ = interop.random_state(robot, seed=seed)
         E = simulate.energy(robot, interop.to_state(robot, q, v))
         assert abs(interop.energy(robot, q, v) - E) <= 1e-9 * max(1.0, abs(E))
+
+
+def test_to_pinocchio_gives_the_package_joint_accelerations():
+    """interop.to_pinocchio of a spatial tree of revolute joints: pinocchio.aba at the package's joint
+    coordinates is the RFDA's qddot; from_pinocchio of it is the same mechanism (the same eq. (7))."""
+    from rfda_teach import compare, dae, models
+    tree = models.figure1_tree("spatial")
+    q = [np.array([v]) for v in np.linspace(-1.0, 1.2, tree.n)]
+    qd = [np.array([v]) for v in np.linspace(0.5, -0.7, tree.n)]
+    state = models.state_from_joints(tree, q, qd)
+    model = interop.to_pinocchio(tree)
+    a = pin.aba(model, model.createData(), np.concatenate(q), np.concatenate(qd), np.zeros(tree.n))
+    assert rel(a, rfda.forward_dynamics(tree, state, form="featherstone").qdd) < 1e-10
+    back = interop.from_pinocchio(model)
+    st2 = interop.to_state(back, np.concatenate(q), np.concatenate(qd))
+    assert rel(rfda.forward_dynamics(back, st2, form="featherstone").qdd, a) < 1e-10
+    assert rel(dae.forward_dynamics(back, st2).ydd, rfda.forward_dynamics(back, st2).ydd) < 1e-10
+    with pytest.raises(ModelError, match="cut joints"):
+        interop.to_pinocchio(compare.five_bar_arm("spatial"))

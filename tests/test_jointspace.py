@@ -278,3 +278,12 @@ def test_universal_joints_crba_cholesky_agrees_with_rfda_and_dae():
         assert rel(qdd, rfda.joint_accelerations(sys_, tr, dae.solve(sys_, tr).ydd)) < 1e-9
         assert rel(js.rnea(sys_, q, qd, qdd), tau) < 1e-9
     assert js.neutral_q(sys_).shape == (10,) and not js.neutral_q(sys_).any()      # two angles per joint
+
+
+def test_absolute_accelerations_inverts_joint_accelerations():
+    """D&G eq. (61) differentiated, root to leaves: ydd from the joint accelerations of any tree."""
+    for kind in ("planar", "spatial"):
+        s = models.random_tree(7, kind=kind, seed=11)
+        tr = terms(s, models.random_state(s, seed=12))
+        res = rfda.solve(s, tr, "featherstone")
+        assert rel(js.absolute_accelerations(s, tr, res.qdd), res.ydd) < 1e-12

@@ -1117,7 +1117,7 @@ __all__.append("check_question")
 
 #: the chapters with a module of their own (their later checkers and their questions), in the book's order
 CHAPTERS = ("jointspace", "dae", "recursion", "elimination", "featherstone", "revolute_pair", "methods",
-            "standard_forms", "seeing", "general_tree", "kane", "refpoint", "closed_loops", "humanoid")
+            "standard_forms", "seeing", "general_tree", "kane", "refpoint", "closed_loops", "capstone", "humanoid")
 
 for _chapter in CHAPTERS:
     _mod = importlib.import_module(f".{_chapter}", __name__)
