@@ -42,6 +42,7 @@ CHAPTERS = [
     ("kane", "Kane with relative\nEuler parameters", 2, 0.0, 6.6),
     ("refpoint", "The analysis\nreference point", 2, 7.0, 3.4),
     ("closed_loops", "Closed loops:\nRCR, ACS, GCL", 2, 7.0, 5.0),
+    ("capstone", "One mechanism,\nevery formulation", 2, 7.0, 7.0),
     ("humanoid", "A humanoid and\nother URDF robots", 3, 0.0, 8.6),
 ]
 
@@ -78,6 +79,10 @@ EDGES = [
     ("recursion", "closed_loops", False, [(4.45, -5.15), (5.75, -5.15)]),
     ("general_tree", "humanoid", True, [(3.2, -12.33), (3.2, -12.6), (-1.6, -12.6), (-1.6, -8.6), (-1.25, -8.6)]),
     ("featherstone", "humanoid", False, None),
+    ("closed_loops", "capstone", True, [(7.6, -5.33), (7.6, -6.67)]),
+    ("elimination", "capstone", True, [(4.45, -6.0), (5.3, -6.0), (5.3, -7.0), (5.75, -7.0)]),
+    ("refpoint", "capstone", False, [(8.25, -3.4), (8.45, -3.4), (8.45, -7.0), (8.25, -7.0)]),
+    ("kane", "capstone", False, [(0.0, -6.93), (0.0, -7.5), (7.0, -7.5), (7.0, -7.33)]),
 ]
 
 PARTS = ["Part 0 Foundations", "Part I The special coordinates of RFDA", "Part II Other formulations",
