@@ -199,33 +199,43 @@ def _view_count(module, **option):
     return count
 
 
+def _view_refusal(module) -> Callable:
+    """``refuse(system)`` of a view: the ModelError message of ``module.from_system(system)`` (the
+    paper's own vocabulary decides what it takes), "" when the record can be built."""
+    def refuse(system):
+        try:
+            module.from_system(system)
+        except RFDAError as err:
+            return str(err)
+        return ""
+    return refuse
+
+
 def _register_views():
-    """Register the formulations of the other papers' modules once they offer ``system_accelerations``:
-    Kane's equations, the reference-point recursion at its three points, RCR with ACS and GCL."""
-    if hasattr(kane, "system_accelerations"):
-        FORMULATIONS["kane"] = Formulation(
-            "kane", "Kane, relative Euler parameters", "Kane's notes, eq. (1)-(44)", ("tree",),
-            ("planar", "spatial"), "a tree of rotating bodies; relative Euler parameters, the speeds each "
-            "joint leaves free (partial velocities)",
-            lambda system, state: kane.system_accelerations(system, state), view=True)
-    if hasattr(refpoint, "system_accelerations"):
-        for point in ("centroid", "joint", "origin"):
-            FORMULATIONS[f"refpoint {point}"] = Formulation(
-                f"refpoint {point}", f"reference point at the {point}", "Kang & Yoon (2003)",
-                ("tree", "closed"), ("spatial",),
-                "a spatial tree of revolute, universal and spherical joints about joint points, cut joints "
-                "of basic constraints (K&Y Tables 1-4)",
-                (lambda p: lambda system, state: refpoint.system_accelerations(system, state, point=p))(point),
-                _view_count(refpoint, point=point), view=True)
-    if hasattr(rcr, "system_accelerations"):
-        for method in ("acs", "gcl"):
-            FORMULATIONS[f"rcr {method}"] = Formulation(
-                f"rcr {method}", f"RCR, {method.upper()}", "Critchley & Anderson, §4" if method == "acs" else
-                "Critchley & Anderson, §5", ("closed",), ("planar",),
-                "one planar loop of one-dof joints; a choice of independent coordinates (ACS) or a re-rooted "
-                "tree (GCL)",
-                (lambda m: lambda system, state: rcr.system_accelerations(system, state, method=m))(method),
-                _view_count(rcr, method=method), view=True)
+    """Register the formulations of the other papers' views of the one model: Kane's equations, the
+    reference-point recursion at its three points, RCR with ACS and GCL.  Each refuses what its
+    ``from_system`` refuses (e.g. K&Y's recursion a prismatic joint, RCR a body off the loop)."""
+    FORMULATIONS["kane"] = Formulation(
+        "kane", "Kane, relative Euler parameters", "Kane's notes, eq. (1)-(44)", ("tree",),
+        ("planar", "spatial"), "a tree of rotating bodies; relative Euler parameters, the speeds each "
+        "joint leaves free (partial velocities)",
+        lambda system, state: kane.system_accelerations(system, state), refuse=_view_refusal(kane), view=True)
+    for point in ("centroid", "joint", "origin"):
+        FORMULATIONS[f"refpoint {point}"] = Formulation(
+            f"refpoint {point}", f"reference point at the {point}", "Kang & Yoon (2003)",
+            ("tree", "closed"), ("spatial",),
+            "a spatial tree of revolute, universal and spherical joints about joint points, cut joints "
+            "of basic constraints (K&Y Tables 1-4)",
+            (lambda p: lambda system, state: refpoint.system_accelerations(system, state, point=p))(point),
+            _view_count(refpoint, point=point), _view_refusal(refpoint), view=True)
+    for method in ("acs", "gcl"):
+        FORMULATIONS[f"rcr {method}"] = Formulation(
+            f"rcr {method}", f"RCR, {method.upper()}", "Critchley & Anderson, §4" if method == "acs" else
+            "Critchley & Anderson, §5", ("closed",), ("planar",),
+            "one planar loop of one-dof joints; a choice of independent coordinates (ACS) or a re-rooted "
+            "tree (GCL)",
+            (lambda m: lambda system, state: rcr.system_accelerations(system, state, method=m))(method),
+            _view_count(rcr, method=method), _view_refusal(rcr), view=True)
 
 
 _register_views()
@@ -497,7 +507,7 @@ def multiplier_terms(system: System, state, *, form: str = "featherstone", tally
     >>> s = five_bar_arm(); t = multiplier_terms(s, five_bar_arm_state(s, seed=0))
     >>> t.C.shape, t.Y.shape                        # the cut's 2 rows; 6 bodies x 3 speeds
     ((2, 18), (18, 2))
-    >>> bool(np.allclose(t.C @ t.Y, (t.C @ t.Y).T))  # C M^-1 C^T is symmetric
+    >>> bool(np.allclose(t.C @ t.Y, (t.C @ t.Y).T))  # C P C^T is symmetric
     True
     """
     where = "compare.multiplier_terms"
@@ -529,9 +539,10 @@ def multiplier_accelerations(system: System, state, *, form: str = "featherstone
 
     where a_0 is the tree's ydd (the RFDA, D&G eq. (11)-(12) in the default ``form``) and column i of
     Y the tree's response to the unit generalized force C_i^T alone (:func:`multiplier_terms`).
-    C Y = C M_tree^-1 C^T is the Schur complement of the tree block of D&G eq. (7), symmetric
-    positive definite when the cut rows are independent; mu = -lam_x.  Cost: (m + 1) tree solves,
-    C Y, an m x m Cholesky: O(n m + m^3) (Featherstone 2008, ch. 8;
+    C Y = C P C^T (P the tree's constrained inverse) is minus the Schur complement of the tree block
+    of D&G eq. (7), symmetric, positive definite when the rows [tree rows; C] are independent;
+    mu = -lam_x.  Cost: (m + 1) tree solves, C Y (dense here: n m^2), an m x m Cholesky:
+    O(n m^2 + m^3) (Featherstone 2008, ch. 8;
     :func:`rfda_teach.loopref.series_multiplier_accelerations` on loop records).  ``tally``
     (:class:`~rfda_teach.count.Tally`) counts the multiplications as they run.
 
@@ -548,7 +559,7 @@ def multiplier_accelerations(system: System, state, *, form: str = "featherstone
     if not C.shape[0]:
         return a0
     _count.set_step(tally, "cut multipliers")
-    S = _count.mm(tally, C, Y)                                     # the Schur complement C M^-1 C^T
+    S = _count.mm(tally, C, Y)                                     # C P C^T: minus the Schur complement
     try:
         fac = _count.chol(tally, 0.5 * (S + S.T))
     except np.linalg.LinAlgError as exc:
