@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rfda_teach import compare, count, dae, jointspace, loopref, loops, models, rfda
+from rfda_teach import compare, count, dae, jointspace, kane, loopref, loops, models, rcr, refpoint, rfda
 from rfda_teach.errors import ModelError, RFDAError
 from rfda_teach.system import terms
 
@@ -29,9 +29,14 @@ def _library():
     for arm in (True, False):
         s = compare.five_bar_arm("spatial", cut=False, arm=arm, sleeve=False, mass_ratio=10.0)
         out.append((s.name, s, compare.five_bar_arm_state(s, seed=4)))
-    for lm in (loops.five_bar(), loops.four_bar()):
-        out.append((f"loopref {lm.name}", loopref.to_system(lm),
-                    loopref.chain_state(lm, lm.q0, np.linspace(0.3, -0.2, lm.n) * 0.0)))
+    for lm in (loops.five_bar(), loops.four_bar(), loops.loop_chain(6)):   # moving: speeds closed by RCR
+        qd = rcr.dependent_velocities(lm, lm.q0, np.linspace(0.8, -0.5, lm.n))
+        out.append((f"loopref {lm.name}", loopref.to_system(lm), loopref.chain_state(lm, lm.q0, qd)))
+    sys8 = kane.eight_body()                                 # the eight-body tree of Kane's notes
+    out.append((sys8.mechanism.name, sys8.mechanism, kane.to_absolute(sys8, sys8.x0, sys8.y0)[1]))
+    car = refpoint.quarter_car()                             # cuts, spring-damper, tyre, gravity
+    qd = refpoint.consistent_velocity(car, car.q0, np.linspace(0.5, -0.4, car.nq))
+    out.append((car.mechanism.name, car.mechanism, refpoint.system_state(car, car.q0, qd)))
     return out
 
 
