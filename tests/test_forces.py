@@ -35,6 +35,17 @@ def _displace(sys_, y, i, j, h):
     return y
 
 
+def _potential_gradient(sys_, st, h=1e-6):
+    """dV/dy of the force elements' potential by central differences along every velocity coordinate."""
+    grad = np.zeros(sys_.n_vel)
+    for i, vs in enumerate(sys_.vel_slices):
+        for j in range(vs.stop - vs.start):
+            Vp = system.force_potential(sys_, (_displace(sys_, st.y, i, j, h), st.yd), check=False)
+            Vm = system.force_potential(sys_, (_displace(sys_, st.y, i, j, -h), st.yd), check=False)
+            grad[vs.start + j] = (Vp - Vm) / (2 * h)
+    return grad
+
+
 @pytest.mark.parametrize("kind, seed", [("planar", 0), ("planar", 1), ("spatial", 2), ("spatial", 3),
                                         ("point2", 4)])
 def test_generalized_force_is_minus_the_gradient_of_the_potential(kind, seed):
@@ -45,13 +56,7 @@ def test_generalized_force_is_minus_the_gradient_of_the_potential(kind, seed):
     sys_ = sprung(base, seed, n_springs=4, damping=False)
     st = models.random_state(sys_, seed=seed)
     f = _spring_f(sys_, st)
-    grad = np.zeros(sys_.n_vel)
-    h = 1e-6
-    for i, vs in enumerate(sys_.vel_slices):
-        for j in range(vs.stop - vs.start):
-            Vp = system.force_potential(sys_, (_displace(sys_, st.y, i, j, h), st.yd), check=False)
-            Vm = system.force_potential(sys_, (_displace(sys_, st.y, i, j, -h), st.yd), check=False)
-            grad[vs.start + j] = (Vp - Vm) / (2 * h)
+    grad = _potential_gradient(sys_, st)
     assert np.abs(f).max() > 1e-2                         # the springs do pull
     assert rel(f, -grad) < 1e-7
 
@@ -141,13 +146,7 @@ def _tyred(kind, seed, point):
 def test_tyre_force_is_minus_the_gradient_of_its_potential(kind, seed, point):
     sys_, st = _tyred(kind, seed, point)
     f = _spring_f(sys_, st)
-    grad = np.zeros(sys_.n_vel)
-    h = 1e-6
-    for i, vs in enumerate(sys_.vel_slices):
-        for j in range(vs.stop - vs.start):
-            Vp = system.force_potential(sys_, (_displace(sys_, st.y, i, j, h), st.yd), check=False)
-            Vm = system.force_potential(sys_, (_displace(sys_, st.y, i, j, -h), st.yd), check=False)
-            grad[vs.start + j] = (Vp - Vm) / (2 * h)
+    grad = _potential_gradient(sys_, st)
     d = sys_.gravity.shape[0]
     fa = f[sys_.vel_slices[2]]
     assert abs(fa[d - 1] - 500.0 * 0.15) < 1e-9 and np.abs(fa[:d - 1]).max() < 1e-12   # k (r - h), upwards
