@@ -184,10 +184,7 @@ FORMULATIONS = {
 
 def _view_count(module, **option):
     """A count function for a view module with ``from_system`` and ``count_multiplications(record,
-    ...)``, or None: refpoint's count takes the point as its second argument, rcr's the method as a keyword."""
-    if not (hasattr(module, "from_system") and hasattr(module, "count_multiplications")):
-        return None
-
+    ...)``: refpoint's count takes the point as its second argument, rcr's the method as a keyword."""
     def count(system, state):
         try:
             record = module.from_system(system)
