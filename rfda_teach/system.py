@@ -314,11 +314,12 @@ def _check_cuts(name: str, cuts, bodies) -> tuple:
 
 
 def _check_forces(name: str, forces, bodies) -> tuple:
-    """Validate the force elements of a system: SpringDamper records, bodies in range, points of the
-    bodies' dimension."""
+    """Validate the force elements of a system: records of forces.ELEMENTS (SpringDamper, Tyre), bodies in
+    range, points of the bodies' dimension."""
     if isinstance(forces, _fo.ELEMENTS + (str,)) or not hasattr(forces, "__iter__"):
-        raise ModelError(f"system {name!r}: forces must be a sequence of rfda_teach.forces.SpringDamper, got "
-                         f"{type(forces).__name__}; wrap a single element as forces=(element,)")
+        raise ModelError(f"system {name!r}: forces must be a sequence of force elements "
+                         f"(rfda_teach.forces.SpringDamper, Tyre), got {type(forces).__name__}; wrap a single "
+                         "element as forces=(element,)")
     forces = tuple(forces)
     n, d = len(bodies), _b.ndim(bodies[0].kind)
     for e, el in enumerate(forces):
