@@ -327,6 +327,23 @@ def test_page_renders_offline_in_chromium(page, server, request):
     assert not problems, f"{page}: " + " | ".join(problems)
 
 
+def test_a_mathjax_error_on_a_page_is_seen(server, browser):
+    """The check above finds a TeX error as the book's MathJax draws it (``mjx-merror``)."""
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        tab.goto(f"{server}/book/notation.html", wait_until="load", timeout=60_000)
+        tab.wait_for_selector("#rfda-overflow", state="attached", timeout=60_000)
+        clean = check_dom(OVERFLOW.sub("", tab.content()))
+        tab.evaluate(r"""async () => { const d = document.createElement('div');
+            d.className = 'math'; d.textContent = '\\(\\frac{1}\\)';
+            document.querySelector('main').appendChild(d); await MathJax.typesetPromise([d]); }""")
+        broken = check_dom(OVERFLOW.sub("", tab.content()))
+    finally:
+        tab.close()
+    assert clean == []
+    assert any("MathJax error" in p for p in broken), broken
+
+
 # the pages with a panel of sliders (rfda_teach.panel); the test below checks the list is complete
 PANEL_PAGES = ["book/jointspace", "book/methods", "book/seeing", "book/kane_motion",
                "book/refpoint", "book/closed_loops_acs_gcl"]
