@@ -347,8 +347,8 @@ def write_editions(root: str | Path = ".", out: str | Path | None = None) -> Edi
 
 def student_config(root: str | Path = ".") -> dict:
     """``_config.yml`` for the student HTML book: sphinx-exercise's ``hide_solutions`` on, no
-    download button (the source notebooks hold the solutions), the execution cache shared with
-    the public build (nothing runs twice)."""
+    download button and no copy of the sources in ``_sources/`` (the source notebooks hold the
+    solutions), the execution cache shared with the public build (nothing runs twice)."""
     import yaml
 
     root = Path(root).resolve()
@@ -361,6 +361,7 @@ def student_config(root: str | Path = ".") -> dict:
     sphinx_cfg["hide_solutions"] = True
     sphinx_cfg["rfda_remove_cell_tags"] = [SOLUTION_TAG]    # solution code cells: rfda_teach._bookext
     sphinx_cfg.setdefault("html_theme_options", {})["use_download_button"] = False
+    sphinx_cfg["html_copy_source"] = False   # no _sources/: the source notebooks hold the solutions
     return cfg
 
 
@@ -382,6 +383,7 @@ def build_student_html(root: str | Path = ".", out: str | Path | None = None) ->
     out = Path(out).resolve() if out is not None else root / "_build" / "student_html"
     src = out / "src"
     shutil.rmtree(src, ignore_errors=True)
+    shutil.rmtree(out / "_build" / "html", ignore_errors=True)   # no page or file of an earlier build
     shutil.copytree(root / "book", src / "book", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     shutil.copy2(root / "_toc.yml", src / "_toc.yml")
     (src / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))

@@ -34,6 +34,8 @@ def test_student_html_book_holds_no_solution(build):
     assert build.returncode == 0, build.log[-3000:]
     with _build_lock(".student_html.lock"):
         html = editions.build_student_html(ROOT)
+    shipped = sorted(p.relative_to(html).as_posix() for p in html.rglob("*.ipynb"))
+    assert not shipped, f"a source notebook (it holds the solutions) in the student book: {shipped[:3]}"
     public = (build.html / "book" / "dae.html").read_text(encoding="utf-8")
     assert "Solution to" in public
     for notebook in NOTEBOOKS:
