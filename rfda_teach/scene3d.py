@@ -400,6 +400,22 @@ def _read_obj(text: str):
     return np.array(V, np.float32), np.array(F, np.int64)
 
 
+def _unique_rows(X: np.ndarray):
+    """``np.unique(X, axis=0, return_inverse=True)`` of float rows, by a sort on the columns: the
+    same arrays, several times faster than numpy's sort of the rows as records.  Where a row holds
+    NaN or -0.0 (which equals 0.0 but differs in its bits) numpy's own function decides."""
+    if X.shape[0] == 0 or np.isnan(X).any() or (np.signbit(X) & (X == 0)).any():
+        return np.unique(X, axis=0, return_inverse=True)
+    order = np.lexsort(X.T[::-1])                # rows in lexicographic order
+    S = X[order]
+    new = np.empty(len(S), bool)
+    new[0] = True
+    np.any(S[1:] != S[:-1], axis=1, out=new[1:])
+    inv = np.empty(len(S), np.intp)
+    inv[order] = np.cumsum(new) - 1
+    return S[new], inv
+
+
 def _mesh_arrays(shape: Shape):
     """(vertices float32 (n, 3), faces int (m, 3)) of a mesh shape, identical vertices merged."""
     if shape.vertices is not None:
@@ -411,7 +427,7 @@ def _mesh_arrays(shape: Shape):
         if ext == ".stl":
             with open(path, "rb") as fh:
                 tri = _read_stl(fh.read())
-            V, inv = np.unique(tri.reshape(-1, 3), axis=0, return_inverse=True)
+            V, inv = _unique_rows(tri.reshape(-1, 3))
             return V, inv.reshape(-1, 3)
         if ext == ".obj":
             with open(path, encoding="utf-8", errors="replace") as fh:
@@ -732,7 +748,7 @@ def _build(rec: Recording, *, still: bool, autoplay: bool, loop: bool, max_bytes
     mc = _meshcat()
     meshes = _load_meshes(rec)
     static = _static_commands(rec, meshes, mc)
-    png = still_png(rec) if still else None
+    png = _still(rec, 0, 100, meshes) if still else None
     shown = rec
     for _ in range(8):
         page = _document(shown, static + [_animation_command(shown, mc, autoplay=autoplay,
@@ -852,15 +868,22 @@ def still_png(rec: Recording, frame: int = 0, *, dpi: int = 100) -> bytes:
     rec = _recording(rec, where)
     frame = _check.positive_int(frame, "frame", where=where, minimum=0, maximum=rec.n_frames - 1)
     dpi = _check.positive_int(dpi, "dpi", where=where, maximum=600)
+    return _still(rec, frame, dpi, _load_meshes(rec))
+
+
+def _still(rec: Recording, frame: int, dpi: int, meshes: dict) -> bytes:
+    """:func:`still_png` with the meshes already read (:func:`_load_meshes`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    meshes = _load_meshes(rec)
     rng = np.random.default_rng(0)
     fig = Figure(figsize=(5.0, 3.6))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(projection="3d")
+    # the limits are set once below, from the frame's bounds: no autoscaling after every line
+    # (mplot3d re-scales all three axes per plot call, most of the cost of the still)
+    ax.set_autoscale_on(False)
     for name, shapes in rec.shapes.items():
         P = rec.pose(name, frame)
         for s in shapes:

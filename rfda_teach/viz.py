@@ -330,15 +330,26 @@ def animate_recursion(topology, *, interval: int = 600):
     frames = recursion_frames(topology)
     fig, ax = plt.subplots(figsize=(6, 4))
 
+    nodes = []                                   # the node markers, once the tree is drawn
+
     def draw(f):
-        ax.clear()
         stage, node = frames[f]
         colors = {}
         for s, k in frames[: f + 1]:
             colors[k] = "#f4a259" if s == "step 1" else "#8cc084"
         what = (f"step 1: form $\\hat M_{{{node}}}, \\hat f_{{{node}}}$ (eq. 9-12)" if stage == "step 1"
                 else f"step 2: solve eq. (8) for $\\ddot y_{{{node}}}$")
-        draw_tree(topology, ax=ax, colors=colors, highlight=node, title=what)
+        if not nodes:                            # the first frame draws the whole tree
+            ax.clear()
+            draw_tree(topology, ax=ax, colors=colors, highlight=node, title=what)
+            nodes.extend(ax.collections)         # one marker per node, in node order
+            return []
+        # later frames only recolour the markers and retitle: the same pixels as drawing the tree
+        # again, without clearing the axes (whose re-layout was most of the cost of a frame)
+        for i, dot in enumerate(nodes):
+            dot.set_facecolor(colors.get(i, "white"))
+            dot.set_linewidths(3.0 if i == node else 1.0)
+        ax.set_title(what)
         return []
 
     anim = FuncAnimation(fig, draw, frames=len(frames), interval=interval, blit=False)

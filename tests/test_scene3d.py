@@ -265,3 +265,20 @@ def test_without_webgl_the_still_is_shown(server, browser):
         assert not tab.locator("#rfda-bar").is_visible()
     finally:
         tab.close()
+
+
+def test_unique_rows_is_numpys_unique():
+    """The STL reader's merge of identical vertices gives numpy's np.unique(axis=0) arrays
+    exactly, on its fast path and where -0.0 or NaN hands the rows to numpy."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(-3, 4, size=(500, 3)).astype(np.float32) / 4
+    with_neg_zero = X.copy()
+    with_neg_zero[7] = (-0.0, 0.25, 0.0)
+    with_nan = X.copy()
+    with_nan[9, 1] = np.nan
+    for A in (X, with_neg_zero, with_nan, X[:1], X[:0]):
+        V, inv = scene3d._unique_rows(A)
+        V0, inv0 = np.unique(A, axis=0, return_inverse=True)
+        assert V.dtype == V0.dtype and V.tobytes() == V0.tobytes()
+        assert np.array_equal(inv, inv0.reshape(-1))
+    assert len(scene3d._unique_rows(X)[0]) < len(X)       # duplicates were merged

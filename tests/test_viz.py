@@ -88,3 +88,25 @@ def test_mode_flows_keeps_the_pin_of_eq_48_together_and_checks_arguments():
     with pytest.raises(ModelError, match="titles"):
         viz.mode_flows(pair, st, lambda y: np.eye(6)[:, :2], titles=["a"])
     plt.close("all")
+
+
+def test_recursion_animation_frames_equal_fresh_drawings():
+    """Each frame of animate_recursion (the tree drawn once, then recoloured) has the pixels of
+    the tree drawn afresh with that frame's colours, highlight and title."""
+    topo = Topology.from_parents([-1, 0, 0, 1])
+    fig, anim = viz.animate_recursion(topo)
+    fig.set_dpi(30)
+    frames = viz.recursion_frames(topo)
+    for f, (stage, node) in enumerate(frames):
+        anim._func(f)
+        fig.canvas.draw()
+        shown = np.asarray(fig.canvas.buffer_rgba()).copy()
+        ref, ax = plt.subplots(figsize=(6, 4), dpi=30)
+        colors = {k: "#f4a259" if s == "step 1" else "#8cc084" for s, k in frames[: f + 1]}
+        what = (f"step 1: form $\\hat M_{{{node}}}, \\hat f_{{{node}}}$ (eq. 9-12)" if stage == "step 1"
+                else f"step 2: solve eq. (8) for $\\ddot y_{{{node}}}$")
+        viz.draw_tree(topo, ax=ax, colors=colors, highlight=node, title=what)
+        ref.canvas.draw()
+        assert np.array_equal(shown, np.asarray(ref.canvas.buffer_rgba())), f"frame {f}"
+        plt.close(ref)
+    plt.close(fig)
