@@ -84,30 +84,48 @@ def _remove_tagged_cells(app, doctree):
 
 
 def _numref_domain():
-    """Sphinx's standard domain, resolving numbered references with each target page unpickled
-    once per build.  sphinx-exercise makes every ``{ref}`` to an exercise a numbered reference,
-    and Sphinx unpickles the whole target page for each one, only to read the target's number and
-    title: 178 times in the PDF's build (how_to_use alone has 104).  Kept, the pages cost about
-    6 s less CPU there (the LaTeX file is byte-identical), and as much in each HTML build."""
+    """The standard domain, with each ``{numref}`` target looked up in a doctree unpickled once.
+
+    Sphinx's ``StandardDomain._resolve_numref_xref`` reads only the target node (its type and
+    ids, for the figure or section number) but unpickles the target's whole document for every
+    reference (``env.get_doctree``): the book's 178 numrefs unpickled notebook doctrees 178 times
+    when resolving references, in every builder.  This class hands the same method an ``env``
+    whose ``get_doctree`` returns one unpickled copy per document, kept for reading only (the
+    copy never leaves this lookup); everything else is Sphinx's code, so the result is the same."""
     from sphinx.domains.std import StandardDomain
 
+    class _ReadOnlyDoctrees:
+        def __init__(self, env, cache):
+            self._env, self._cache = env, cache
+
+        def __getattr__(self, name):
+            return getattr(self._env, name)
+
+        def get_doctree(self, docname):
+            if docname not in self._cache:
+                self._cache[docname] = self._env.get_doctree(docname)
+            return self._cache[docname]
+
     class NumrefStandardDomain(StandardDomain):
-        def _resolve_numref_xref(self, env, *args, **kwargs):
-            kept = self.__dict__.setdefault("_rfda_kept", {})
-            load = env.get_doctree
+        _numref_doctrees: dict | None = None
 
-            def get_doctree(docname):
-                if docname not in kept:
-                    kept[docname] = load(docname)
-                return kept[docname]
+        def _resolve_numref_xref(self, env, fromdocname, builder, typ, target, node, contnode):
+            if self._numref_doctrees is None:
+                self._numref_doctrees = {}
+            return super()._resolve_numref_xref(_ReadOnlyDoctrees(env, self._numref_doctrees),
+                                                fromdocname, builder, typ, target, node, contnode)
 
-            env.get_doctree = get_doctree           # this call only (the pages are read, never changed)
-            try:
-                return super()._resolve_numref_xref(env, *args, **kwargs)
-            finally:
-                del env.get_doctree
+        def clear_numref_doctrees(self, *args):
+            self._numref_doctrees = None
 
     return NumrefStandardDomain
+
+
+def _clear_numref_doctrees(app, *args):
+    """Forget the unpickled numref targets once documents may be read again or the build ends."""
+    clear = getattr(app.env.get_domain("std"), "clear_numref_doctrees", None)
+    if clear is not None:
+        clear()
 
 
 def setup(app):
@@ -129,6 +147,8 @@ def setup(app):
     app.add_config_value("rfda_remove_cell_tags", [], "env")
     app.connect("doctree-read", _remove_tagged_cells)
     app.add_domain(_numref_domain(), override=True)
+    app.connect("env-before-read-docs", _clear_numref_doctrees)
+    app.connect("build-finished", _clear_numref_doctrees)
     pybtex.plugin.register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabelStyle)
     pybtex.plugin.register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
