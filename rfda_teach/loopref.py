@@ -266,8 +266,24 @@ def sympy_model(model):
     return _sympy_model(check_model(model, where="loopref.sympy_model"))
 
 
-@lru_cache(maxsize=8)
+_SYMPY_MODELS: dict = {}
+
+
 def _sympy_model(model):
+    """:func:`_build_sympy_model`, built once per loop geometry: the key holds every number the build
+    reads, so two records of the same mechanism (each ``five_bar()`` call makes a new one) share it."""
+    key = (model.n, tuple(model.names), tuple(model.dependents), tuple(float(g) for g in model.gravity),
+           tuple((jt.kind, tuple(float(v) for v in jt.parent_point), tuple(float(v) for v in jt.child_point),
+                  float(jt.parent_angle), float(jt.child_angle)) for jt in model.joints),
+           tuple((float(b.mass), float(b.J[0, 0])) for b in model.bodies[:model.n - 1]))
+    if key not in _SYMPY_MODELS:
+        if len(_SYMPY_MODELS) >= 8:                       # a small cache, as lru_cache(maxsize=8) was
+            _SYMPY_MODELS.pop(next(iter(_SYMPY_MODELS)))
+        _SYMPY_MODELS[key] = _build_sympy_model(model)
+    return _SYMPY_MODELS[key]
+
+
+def _build_sympy_model(model):
     import sympy as sp
     from sympy.physics import mechanics as me
 

@@ -8,6 +8,9 @@ from rfda_teach.bodies import Body
 from rfda_teach.errors import ConstraintViolationError, ModelError
 
 
+# on the worker of tests/test_rcr.py's xdist group "five_bar" (under --dist loadgroup), whose
+# sympy_simulate runs of the same two loops reuse these KanesMethod models (loopref caches them by geometry)
+@pytest.mark.xdist_group("five_bar")
 @pytest.mark.parametrize("make", [rcr.five_bar, rcr.four_bar])
 def test_dae_and_sympy_accelerations_agree(make):
     model = make()

@@ -94,6 +94,8 @@ def test_forward_sweep_selection_of_the_five_bar_is_singular():
 
 
 # the tests of the shared five-bar runs on one worker: a module fixture is computed once per worker
+# (with them the other users of loopref's cached sympy models: test_four_bar_same_checks here and
+# tests/test_loopref.py::test_dae_and_sympy_accelerations_agree)
 FIVE_BAR = pytest.mark.xdist_group("five_bar")
 
 
@@ -142,6 +144,7 @@ def test_five_bar_energy_closure_and_motion(five_bar_runs):
     assert min(sig) > 0.1                                           # ACS stays regular along the motion
 
 
+@FIVE_BAR                                 # the four-bar's sympy model is shared with tests/test_loopref.py
 def test_four_bar_same_checks():
     fb = rcr.four_bar()
     runs = {m: rcr.simulate(fb, m, 1.5, n_out=76) for m in ("acs", "gcl", "dae")}
