@@ -4,15 +4,19 @@
 (function () {
   var LIMIT = 1.15;
   function fit() {
+    // every width is read before any equation is rescaled: a read after a write would lay the
+    // whole page out again, once per scaled equation
+    var scale = [];
     document.querySelectorAll('mjx-container[display="true"]').forEach(function (c) {
       var m = c.querySelector('mjx-math');
       if (!m || !c.parentElement) return;
       var box = c.parentElement.getBoundingClientRect().width;
       var w = m.getBoundingClientRect().width;
-      if (w > box && w <= LIMIT * box) {
-        var now = parseFloat(c.style.fontSize) || 100;
-        c.style.fontSize = (Math.floor(10 * now * box / w) / 10) + '%';
-      }
+      if (w > box && w <= LIMIT * box) scale.push([c, box / w]);
+    });
+    scale.forEach(function (s) {
+      var now = parseFloat(s[0].style.fontSize) || 100;
+      s[0].style.fontSize = (Math.floor(10 * now * s[1]) / 10) + '%';
     });
   }
   function start() {

@@ -171,6 +171,7 @@ def _nbval_chunk(student: Path, k: int):
     report = student / f"nbval-report-{k}.xml"
     names = CHUNKS[k]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+                           "-p", "no:hypothesispytest", "-p", "no:xdist",
                            "--nbval-lax", "--nbval-current-env", f"--junitxml={report}", *names],
                           cwd=student, capture_output=True, text=True, timeout=1200)
     cells: dict[str, list[tuple[str, str]]] = {n: [] for n in names}
