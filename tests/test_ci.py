@@ -14,3 +14,18 @@ def test_xdist_groups_keep_their_tests_on_one_worker(request):
     assert request.node.nodeid.endswith("@ci"), (
         f"node id {request.node.nodeid!r} has no '@ci' group suffix: pytest-xdist's loadgroup does not "
         "work with this pytest (pin pytest below 9.2 in requirements.txt)")
+
+
+def test_importing_nbformat_compiles_no_grammar():
+    """Every pytest process, each Sphinx build and JupyterLab import nbformat, hence jsonschema.
+    jsonschema 4.25 imports ``rfc3987_syntax`` when it is installed (its ``format-nongpl`` extra,
+    which jupyter-events asks for), and that module compiles a Lark grammar on import: 3.5 s of CPU
+    in each of some fifteen processes of the test command.  requirements.txt keeps jsonschema below
+    4.25, which neither installs nor imports it."""
+    import subprocess
+    import sys
+
+    code = "import sys, nbformat, jsonschema; print(sorted({'lark', 'rfc3987_syntax'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", (
+        f"importing nbformat loaded {out.strip()}: keep jsonschema below 4.25 (requirements.txt)")
