@@ -19,9 +19,15 @@
       s[0].style.fontSize = (Math.floor(10 * now * s[1]) / 10) + '%';
     });
   }
+  function fontsLoaded() {
+    document.body.getBoundingClientRect();      // lay the typeset page out: its fonts start loading
+    return document.fonts ? document.fonts.ready : null;
+  }
   function start() {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-      MathJax.startup.promise.then(fit);
+      // measured once the fonts are in: a width taken while a font is still loading was a fifth
+      // too large in headless Chromium (the dae page's third display equation)
+      MathJax.startup.promise.then(fontsLoaded).then(fit);
     }
   }
   if (document.readyState === 'complete') start(); else window.addEventListener('load', start);
