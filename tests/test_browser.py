@@ -10,9 +10,10 @@ until MathJax has finished (the probe below writes its report), reads the final 
 checks it.  It also writes a screenshot of every page to ``_build/screenshots/`` for a human
 to look at.
 
-Chromium comes from Debian (``apt-get install -y chromium-headless-shell``: the same engine
-without a window, 30 % less CPU per page than ``chromium --headless``; ``.ci/run`` installs it
-when it is missing).  Set ``CHROMIUM=/path/to/chrome`` to use another binary.  The test is skipped,
+Chromium comes from Debian (``apt-get install -y chromium-headless-shell chromium``: the shell,
+the same engine without a window, loads a page in 30 % less CPU than ``chromium --headless``;
+``chromium`` plays the 3-D scenes, see :func:`chromium_binary`; ``.ci/run`` installs both when
+they are missing).  Set ``CHROMIUM=/path/to/chrome`` to use another binary.  The test is skipped,
 with that reason, only when no Chromium binary can be found.
 """
 from __future__ import annotations
@@ -68,9 +69,15 @@ FORBIDDEN = {
 }
 
 
-def chromium_binary() -> str | None:
-    for name in (os.environ.get("CHROMIUM"), "chromium-headless-shell", "chromium", "chromium-browser",
-                 "google-chrome"):
+def chromium_binary(webgl: bool = False) -> str | None:
+    """The Chromium that loads the pages: Debian's headless shell first (a third less CPU per page
+    than ``chromium --headless``).  With ``webgl``, the one that plays the 3-D scenes: the full
+    ``chromium`` first, since the shell draws a software-WebGL scene at 60 frames a second where
+    ``chromium`` paces it to about 20, and played the humanoid's scene in 2.4 times the CPU."""
+    names = ["chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"]
+    if webgl:
+        names = names[1:] + names[:1]
+    for name in [os.environ.get("CHROMIUM")] + names:
         if name and shutil.which(name):
             return shutil.which(name)
     return None
@@ -143,7 +150,7 @@ def chromium():
     exe = chromium_binary()
     if exe is None:
         pytest.skip("Chromium is not installed and could not be installed "
-                    "(Debian: apt-get install -y chromium; .ci/run does this as root)")
+                    "(Debian: apt-get install -y chromium-headless-shell chromium; .ci/run does this as root)")
     return exe
 
 
@@ -169,7 +176,7 @@ GL_FLAGS = [f for f in CHROMIUM_FLAGS if f != "--disable-gpu"] + [
 
 @pytest.fixture(scope="module")
 def gl_browser(chromium, playwright):
-    b = playwright.chromium.launch(executable_path=chromium, args=GL_FLAGS)
+    b = playwright.chromium.launch(executable_path=chromium_binary(webgl=True), args=GL_FLAGS)
     yield b
     b.close()
 
