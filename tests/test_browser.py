@@ -6,8 +6,8 @@ loaded from a CDN, a widget that has no kernel.  This test serves ``_build/html`
 local HTTP server on 127.0.0.1, drives Debian's ``chromium-headless-shell`` (or ``chromium``)
 through Playwright (one browser for every page; Playwright downloads nothing) with every other
 host made unresolvable, waits until MathJax has finished and the fonts have loaded (the probe
-below writes its report), reads the final DOM and checks it.  It also writes a screenshot of every page to ``_build/screenshots/`` for a human
-to look at.
+below writes its report), reads the final DOM and checks it.  It also writes a screenshot of
+every page to ``_build/screenshots/`` for a human to look at.
 
 Chromium comes from Debian (``apt-get install -y chromium-headless-shell chromium``: the shell,
 the same engine without a window, loads a page in 30 % less CPU than ``chromium --headless``;

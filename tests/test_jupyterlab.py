@@ -65,7 +65,8 @@ def _free_port() -> int:
 def chromium():
     exe = chromium_binary()
     if exe is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium; .ci/run does this as root)")
+        pytest.skip("Chromium is not installed (Debian: apt-get install -y chromium-headless-shell "
+                    "chromium; .ci/run does this as root)")
     return exe
 
 
