@@ -163,8 +163,8 @@ def compile_model(system: System) -> FastModel:
                          "rfda.forward_dynamics(system, state, form='featherstone')")
     n = system.n
     rows = np.zeros((n, 6, 6))
-    world = np.zeros((n, 6), dtype=np.bool_)
-    mc = np.zeros(n, dtype=np.int64)
+    world = np.zeros((n, 6), dtype=np.int64)    # 0/1 flags as int64, as packed for Pinocchio (_pack_pin):
+    mc = np.zeros(n, dtype=np.int64)              # both paths then call one compiled _core
     for k, jt in enumerate(system.joints):
         if jt.type == "universal":                  # its rows turn with the cross: not one constant table
             raise ModelError(f"fastpath.compile_model: joint {k} ({jt.name!r}) of system {system.name!r} is a "
@@ -178,7 +178,7 @@ def compile_model(system: System) -> FastModel:
         rows[k, :m] = Phi
         rows[k, m:] = Psi
         world[k, :m] = wflags
-    ortho = np.array([np.allclose(rows[k] @ rows[k].T, np.eye(6), atol=1e-14) for k in range(n)], dtype=np.bool_)
+    ortho = np.array([np.allclose(rows[k] @ rows[k].T, np.eye(6), atol=1e-14) for k in range(n)], dtype=np.int64)
     return FastModel(
         parents=np.array(system.parents, dtype=np.int64),
         order=np.array(system.topology.order, dtype=np.int64),
@@ -825,6 +825,10 @@ def _pack_pin(fm: FastModel, code, iq, iv, axis, Pp, tp, lever):
         floats.append(x.ravel())
     F = np.concatenate([fm.mass, fm.Jb.ravel(), fm.cpt.ravel(), fm.pframe.ravel(), fm.rows.ravel(),
                         fm.gravity, *floats]).astype(np.float64)
+    # read-only, like the FastModel's arrays: numba then sees the same array types in both paths and
+    # compiles _core once (a writable copy would make a second specialisation, 9 s more to compile)
+    I.flags.writeable = False
+    F.flags.writeable = False
     return I, F
 
 
