@@ -144,6 +144,7 @@ def test_notebook_faces(recordings):
     assert set(bundle) == {"text/html", "image/png", "text/plain"}
     frame = bundle["text/html"]
     assert frame.startswith('<iframe class="rfda-scene3d"') and "height:420px" in frame
+    assert 'loading="lazy"' in frame             # the page loads without starting the scene
     assert "width:100%" in frame and f'data-bytes="{scene.nbytes}"' in frame
     srcdoc = re.search(r'srcdoc="([^"]*)"', frame).group(1)
     assert html.unescape(srcdoc) == scene.page                   # escaped as meshcat does
@@ -265,6 +266,24 @@ def test_without_webgl_the_still_is_shown(server, browser):
         assert not tab.locator("#rfda-bar").is_visible()
     finally:
         tab.close()
+
+
+def test_a_paused_scene_rewrites_nothing(server, browser):
+    """Paused, the play bar stays as it is: no frame is drawn for a clock that did not change
+    (its text rewritten on every animation frame kept the tab drawing 20 to 60 times a second)."""
+    tab = browser.new_page(viewport={"width": 800, "height": 420})
+    try:
+        tab.goto(f"{server}/tree.html", wait_until="load", timeout=60_000)
+        _ready(tab)
+        tab.evaluate("() => { if (viewer.animator.playing) document.getElementById('rfda-play').click(); }")
+        writes = tab.evaluate("""() => new Promise(done => {
+            let n = 0; const bar = document.getElementById('rfda-bar');
+            const seen = new MutationObserver(m => { n += m.length; });
+            seen.observe(bar, {subtree: true, childList: true, characterData: true, attributes: true});
+            setTimeout(() => { seen.disconnect(); done(n); }, 500); })""")
+    finally:
+        tab.close()
+    assert writes == 0, f"the paused scene's bar was rewritten {writes} times in 0.5 s"
 
 
 def test_unique_rows_is_numpys_unique():
