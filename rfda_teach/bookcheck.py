@@ -97,6 +97,11 @@ class Animation:
     def _repr_png_(self) -> bytes:
         return self.png
 
+    def __repr__(self) -> str:
+        # the text face (a console, nbconvert to text): one line, not the player's 0.3-0.7 MB of
+        # HTML that the dataclass repr printed (and every notebook stored as its text/plain)
+        return f"<animation: an offline player of {len(self.html) / 1e3:.0f} kB and a still of its last frame>"
+
 
 def offline_animation(anim, fig) -> Animation:
     """Display object of a matplotlib animation for every output of the book: the player of
@@ -112,6 +117,8 @@ def offline_animation(anim, fig) -> Animation:
     >>> anim = FuncAnimation(fig, lambda i: line.set_ydata([0, i]) or (line,), frames=3)
     >>> a = offline_animation(anim, fig)
     >>> a.png[:4] == b"\\x89PNG" and "<script" in a.html
+    True
+    >>> repr(a).startswith("<animation: an offline player of")
     True
     """
     import io
