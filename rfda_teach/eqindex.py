@@ -281,7 +281,11 @@ def citations_in_source(source: str, *, module: str, path: str = "<string>") -> 
     >>> [(c.paper, c.equation, c.where, c.line) for c in citations_in_source(src, module="m")]
     [('K&Y', '24', 'm', 1), ('K&Y', '33', 'm', 1), ('Kane', '9', 'm.A.f', 4), ('Kane', '42', 'm.A.f', 4)]
     """
-    tree = _parse(source, module, path)
+    return _citations(source, _parse(source, module, path), module, path)
+
+
+def _citations(source: str, tree: ast.Module, module: str, path: str) -> list[Citation]:
+    """:func:`citations_in_source` of a source already parsed into ``tree``."""
     lines = source.splitlines()
     owners = _owners(tree)
     out = []
@@ -320,7 +324,7 @@ def _file_citations(path: Path, module: str, label: str) -> tuple[str, ast.Modul
             tree = ast.parse(source)
         except SyntaxError:
             tree = None
-        cites = citations_in_source(source, module=module, path=label) if tree is not None else []
+        cites = _citations(source, tree, module, label) if tree is not None else []
         _CACHE[key] = (source, tree, cites)
     return _CACHE[key]
 
@@ -386,11 +390,14 @@ def _read_tests(paths):
             continue
         cites = {(c.paper, c.equation, c.line) for c in found}
         helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("test")}
+        helper_names: dict[str, set[str]] = {}                  # walked once per helper, not per test
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 used = _called_names(node)
                 for h in used & set(helpers):                    # a module-level helper the test calls
-                    used |= _called_names(helpers[h])
+                    if h not in helper_names:
+                        helper_names[h] = _called_names(helpers[h])
+                    used |= helper_names[h]
                 eqs = {(p, e) for p, e, ln in cites if node.lineno <= ln <= node.end_lineno}
                 out.append((path.name, node.name, used, eqs))
     return out
@@ -468,13 +475,18 @@ def checking_tests(root=".", citations=None) -> dict[tuple[str, str], list[str]]
         public = {u for u in users if not u.startswith("_")} or users
         dotted = {f"{stem}.{u}" for u in public}
         hits = by_code.setdefault((mod, top_name), {})
+        mirrors = _mirrors(mod)
         for tfile, tname, used, _eqs in tests:
-            mirror = tfile in _mirrors(mod)
+            mirror = tfile in mirrors
             if (mirror and top_name in used) or f"{stem}.{top_name}" in used:
                 hits[f"{tfile}::{tname}"] = 1                   # it calls the citing function
             elif (mirror and used & public) or used & dotted or (
                     mirror and top_name.startswith("check_") and "CHECKERS" in used):
                 hits[f"{tfile}::{tname}"] = 2                   # through a caller, or every checker
+    citing: dict[tuple, list[tuple[str, str]]] = {}              # (paper or None, eq) -> tests citing it
+    for tfile, tname, _used, eqs in tests:
+        for e in eqs:
+            citing.setdefault(e, []).append((tfile, tname))
     found: dict[tuple[str, str], dict[str, int]] = {}
     for c in cites:
         if not c.paper:
@@ -483,9 +495,9 @@ def checking_tests(root=".", citations=None) -> dict[tuple[str, str], list[str]]
         hits = found.setdefault(key, {})
         for name, strength in by_code.get((c.module, c.qualname.split(".")[0]), {}).items():
             hits[name] = min(strength, hits.get(name, 3))
-        for tfile, tname, _used, eqs in tests:
-            if key in eqs or (tfile in _mirrors(c.module) and (None, c.equation) in eqs):
-                hits[f"{tfile}::{tname}"] = 0                   # the test cites the equation
+        mirrors = _mirrors(c.module)
+        for tfile, tname in citing.get(key, []) + [t for t in citing.get((None, c.equation), []) if t[0] in mirrors]:
+            hits[f"{tfile}::{tname}"] = 0                       # the test cites the equation
     return {k: sorted(v, key=lambda t: (v[t], t)) for k, v in found.items()}
 
 
