@@ -144,7 +144,6 @@ def test_notebook_faces(recordings):
     assert set(bundle) == {"text/html", "image/png", "text/plain"}
     frame = bundle["text/html"]
     assert frame.startswith('<iframe class="rfda-scene3d"') and "height:420px" in frame
-    assert 'loading="lazy"' in frame             # the page loads without starting the scene
     assert "width:100%" in frame and f'data-bytes="{scene.nbytes}"' in frame
     srcdoc = re.search(r'srcdoc="([^"]*)"', frame).group(1)
     assert html.unescape(srcdoc) == scene.page                   # escaped as meshcat does
