@@ -4,9 +4,10 @@ What `jupyter-book build -W` cannot see happens in the browser: a MathJax error 
 (``\\tag`` inside ``split``), equations left as raw TeX because MathJax could not be
 loaded from a CDN, a widget that has no kernel.  This test serves ``_build/html`` from a
 local HTTP server on 127.0.0.1, drives Debian's ``chromium-headless-shell`` (or ``chromium``)
-through Playwright (one browser, and one context whose cache the pages share, as a reader's browser does; Playwright downloads nothing) with every other
-host made unresolvable, waits until MathJax has finished and the fonts have loaded (the probe
-below writes its report), reads the final DOM and checks it.  It also writes a screenshot of
+through Playwright (one browser, and one context whose cache the pages share, as a reader's
+browser does; Playwright downloads nothing) with every other host made unresolvable, waits
+until MathJax has finished and the fonts have loaded (the probe below writes its report),
+reads the final DOM and checks it.  It also writes a screenshot of
 every page to ``_build/screenshots/`` for a human to look at.
 
 Chromium comes from Debian (``apt-get install -y chromium-headless-shell chromium``: the shell,
