@@ -108,42 +108,6 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 # ----------------------------------------------------------------------------- the time budget
-# This machine's speed changes from hour to hour: the same test command, same code, took 7 min 11 s
-# and 9 min 27 s twenty-five minutes apart (2026-11-28), every process needing a third more CPU in
-# the slow run.  So the header gives the CPU time of one fixed piece of work, measured as the run
-# starts: compare it between two runs before comparing their times.
-_SPEED_LOOPS = 3_000_000
-
-
-def speed_reference() -> float:
-    """CPU seconds of a fixed workload, best of five (about 1 s in all): a Python loop (the
-    interpreter), a 200 x 200 matrix product (BLAS) and a sort of a million numbers (memory)."""
-    import time
-
-    import numpy as np
-    rng = np.random.default_rng(0)
-    a, big = rng.random((200, 200)), rng.random(1_000_000)
-    best = float("inf")
-    for _ in range(5):
-        t = time.process_time()
-        x = 0
-        for i in range(_SPEED_LOOPS):
-            x += i & 7
-        for _ in range(20):
-            a = a @ a
-            a /= np.abs(a).max()
-        np.sort(big)
-        best = min(best, time.process_time() - t)
-    return best
-
-
-def pytest_report_header(config):
-    if hasattr(config, "workerinput"):
-        return None
-    return (f"machine speed: a fixed workload took {speed_reference():.3f} s of CPU "
-            "(compare it between runs before comparing their times)")
-
-
 # RFDA_TEST_TIMELINE=<file> python -m pytest appends, per test, "<worker> <start> <end> <node id>"
 # (seconds since the epoch), written by the xdist workers: which worker ran what when, to see where
 # the 8 minutes go.
