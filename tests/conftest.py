@@ -48,12 +48,14 @@ if fastpath.available():
 
 
 def pytest_sessionstart(session):
-    """On the controller (or a run without xdist): compile the fast path in a background process."""
+    """On the controller (or a run without xdist): start the kernel server (below) and compile the
+    fast path in a background process."""
     import importlib.util
     import subprocess
     import sys
     from pathlib import Path
 
+    _start_fork_server(session)
     if hasattr(session.config, "workerinput") or importlib.util.find_spec("numba") is None:
         return
     root = Path(__file__).resolve().parents[1]
@@ -67,6 +69,72 @@ def pytest_sessionfinish(session):
     proc = getattr(session.config, "_rfda_warm_up", None)
     if proc is not None and proc.poll() is None:
         proc.kill()
+
+
+# ----------------------------------------------------------------------------- forked kernels
+# The book build's and nbval's notebook kernels are forked from one process that has imported
+# ipykernel, numpy, scipy, sympy, matplotlib and rfda_teach (tests/forkkernel.py): 2 s of CPU less
+# per kernel, about 150 s over the test command's 68.  The controller starts the server and puts
+# its kernel spec first on JUPYTER_PATH before the workers start, so that they, the book build and
+# nbval inherit it; RFDA_FORK_KERNELS=0 keeps ordinary kernels.  JupyterLab (tests/test_jupyterlab.py)
+# always starts an ordinary kernel, as in class.
+FORK_DIR_ENV = "RFDA_FORK_KERNEL_DIR"
+
+
+def _start_fork_server(session):
+    """On the controller (or a run without xdist): start the server, put its spec on JUPYTER_PATH."""
+    import sys
+    import tempfile
+
+    if hasattr(session.config, "workerinput") or os.environ.get("RFDA_FORK_KERNELS", "1") == "0":
+        return
+    if not sys.platform.startswith("linux") or os.environ.get(FORK_DIR_ENV):
+        return
+    sys.path.insert(0, os.path.dirname(__file__))
+    import forkkernel
+    sys.path.pop(0)
+    directory = tempfile.mkdtemp(prefix="rfk-", dir="/tmp")    # a socket's path: under 108 bytes
+    sock = os.path.join(directory, "server.sock")
+    forkkernel.install(directory, sock)
+    try:
+        proc = forkkernel.start(sock, os.path.join(directory, "server.log"))
+    except RuntimeError as e:                 # ordinary kernels then; say why
+        import shutil
+        shutil.rmtree(directory, ignore_errors=True)
+        print(f"forked kernels off: {e}", file=sys.stderr)
+        return
+    session.config._rfda_fork_server = (proc, directory)
+    os.environ[FORK_DIR_ENV] = directory
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (directory, os.environ.get("JUPYTER_PATH")) if p)
+
+
+def pytest_unconfigure(config):
+    import shutil
+    import subprocess
+
+    server = getattr(config, "_rfda_fork_server", None)
+    if server is None:
+        return
+    proc, directory = server
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def ordinary_kernel_env(env: dict) -> dict:
+    """``env`` without the forked kernels' spec on JUPYTER_PATH (for JupyterLab: as in class)."""
+    env = dict(env)
+    directory = env.pop(FORK_DIR_ENV, None)
+    if directory:
+        rest = [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p and p != directory]
+        if rest:
+            env["JUPYTER_PATH"] = os.pathsep.join(rest)
+        else:
+            env.pop("JUPYTER_PATH", None)
+    return env
 
 
 # The order in which the two workers take the tests (pyproject: --dist loadgroup

@@ -20,6 +20,7 @@ import nbformat
 import pytest
 
 from bookbuild import ROOT, _build_lock, toc_notebooks
+from conftest import FORK_DIR_ENV
 from rfda_teach import editions as ed
 from rfda_teach.exercises.questions import QUESTIONS, reference_answer
 
@@ -162,6 +163,14 @@ N_CHUNKS = 6
 CHUNKS = [[p.name for p in SOURCES][k::N_CHUNKS] for k in range(N_CHUNKS)]
 
 
+def _nbval_kernel() -> list[str]:
+    """nbval's kernel: the forked ``python3`` kernel when the test command serves one
+    (tests/conftest.py, tests/forkkernel.py), else a kernel of this Python."""
+    if os.environ.get(FORK_DIR_ENV):
+        return ["--nbval-kernel-name", "python3"]
+    return ["--nbval-current-env"]
+
+
 @functools.lru_cache(maxsize=None)
 def _nbval_chunk(student: Path, k: int):
     """nbval (lax) over chunk ``k`` of the student notebooks in one pytest run; its JUnit report
@@ -172,7 +181,7 @@ def _nbval_chunk(student: Path, k: int):
     names = CHUNKS[k]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
                            "-p", "no:hypothesispytest", "-p", "no:xdist",
-                           "--nbval-lax", "--nbval-current-env", f"--junitxml={report}", *names],
+                           "--nbval-lax", *_nbval_kernel(), f"--junitxml={report}", *names],
                           cwd=student, capture_output=True, text=True, timeout=1200)
     cells: dict[str, list[tuple[str, str]]] = {n: [] for n in names}
     if report.exists():

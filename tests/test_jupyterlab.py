@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from bookbuild import ROOT, toc_notebooks
+from conftest import ordinary_kernel_env
 from rfda_teach import editions as ed
 from test_browser import browser, chromium_binary, playwright  # noqa: F401  (shared Playwright fixtures)
 
@@ -79,7 +80,7 @@ def lab():
         (tmp / "settings" / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp / "settings" / rel).write_text(json.dumps(value))
     port = _free_port()
-    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
+    env = dict(ordinary_kernel_env(os.environ), JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"))
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
            "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.port_retries=0",
