@@ -111,6 +111,9 @@ def serve(socket_path: str) -> None:
             importlib.import_module(name)
         except Exception:                     # the kernel will import it and report the error itself
             traceback.print_exc()
+    import gc
+    gc.collect()
+    gc.freeze()         # the imported objects: out of every kernel's garbage collections (and copies)
     kernels: dict[int, socket.socket] = {}    # kernel pid -> its launcher's connection
     sel = selectors.DefaultSelector()
     sel.register(listener, selectors.EVENT_READ)
@@ -174,8 +177,10 @@ def _spawn(conn, listener, kernels, sel) -> int:
         except BaseException:
             import traceback
             traceback.print_exc()
-        finally:
+        finally:                              # exit as the interpreter would, never into the server's loop
             try:
+                import atexit
+                atexit._run_exitfuncs()       # what an ordinary kernel runs on exit (IPython's history)
                 sys.stdout.flush()
                 sys.stderr.flush()
             finally:

@@ -114,10 +114,18 @@ def test_a_forked_kernel_runs_code_where_and_as_the_client_asked(server, tmp_pat
 def test_an_interrupt_reaches_the_forked_kernel(server):
     km, kc = server.kernel()
     try:
-        kc.execute("import time; time.sleep(120)")
-        time.sleep(0.5)
+        # stop_on_error=False: the kernel then takes the next request at once (with True it aborts
+        # what arrives within its abort window, a matter of timing), as nbclient and nbval ask it to
+        msg_id = kc.execute("import time; print('asleep', flush=True); time.sleep(120)", stop_on_error=False)
+        while True:                              # interrupt the sleep, not the kernel's way into it
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                break
         km.interrupt_kernel()
-        reply = kc.get_shell_msg(timeout=30)["content"]
+        reply = kc.get_shell_msg(timeout=30)
+        while reply["parent_header"].get("msg_id") != msg_id:      # e.g. the kernel_info reply of the start
+            reply = kc.get_shell_msg(timeout=30)
+        reply = reply["content"]
         assert reply["status"] == "error" and reply["ename"] == "KeyboardInterrupt", reply
         reply, out, _ = run(kc, "print(6 * 7)")
         assert out.strip() == "42"               # the kernel lives on after the interrupt
