@@ -73,8 +73,9 @@ def pytest_sessionfinish(session):
 
 # ----------------------------------------------------------------------------- forked kernels
 # The book build's and nbval's notebook kernels are forked from one process that has imported
-# ipykernel, numpy, scipy, sympy, matplotlib and rfda_teach (tests/forkkernel.py): 2 s of CPU less
-# per kernel, about 150 s over the test command's 68.  The controller starts the server and puts
+# ipykernel, numpy, scipy, sympy, matplotlib and rfda_teach (tests/forkkernel.py): 1 to 1.5 s of CPU
+# less per kernel (the 34 student notebooks under nbval: 112 s of CPU with ordinary kernels, 77 s
+# forked; in two fresh-clone runs back to back the kernels took 266 and 205 s).  The controller starts the server and puts
 # its kernel spec first on JUPYTER_PATH before the workers start, so that they, the book build and
 # nbval inherit it; RFDA_FORK_KERNELS=0 keeps ordinary kernels.  JupyterLab (tests/test_jupyterlab.py)
 # always starts an ordinary kernel, as in class.
